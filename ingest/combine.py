@@ -1,0 +1,71 @@
+"""Several pages of one edition -> one edition.
+
+Web sites publish a rules text a section per page; each page parses to a
+partial edition with the same id. Pages of the same edition *and the same
+layout* are merged (rules in rule-number order, every source kept); a complete
+official text is never merged with a site's pages of the same date -- they stay
+two editions with the same id and different sources.
+"""
+
+from __future__ import annotations
+
+from . import numbers
+from .model import Edition
+
+
+def combine(editions: list[Edition]) -> list[Edition]:
+    groups: dict[tuple[str, str | None, bool], list[Edition]] = {}
+    for edition in editions:
+        layout = edition.source.layout if edition.source else None
+        key = (edition.id, layout, edition.partial and layout != "official")
+        groups.setdefault(key, []).append(edition)
+    out: list[Edition] = []
+    for (_, _, mergeable), group in groups.items():
+        if mergeable and len(group) > 1:
+            out.append(merge(group))
+        else:
+            out.extend(group)
+    out.sort(key=lambda e: (e.language, e.effective_date or "", e.id, e.source.location if e.source else ""))
+    return out
+
+
+def merge(pages: list[Edition]) -> Edition:
+    first = pages[0]
+    merged = Edition(
+        id=first.id,
+        language=first.language,
+        effective_date=first.effective_date,
+        title=first.title,
+        partial=True,
+    )
+    seen_rules: dict[str, int] = {}
+    seen_parts: set[str] = set()
+    seen_sections: set[str] = set()
+    for page in pages:
+        merged.sources.extend(page.sources)
+        merged.warnings.extend(page.warnings)
+        merged.unplaced.extend(page.unplaced)
+        for part in page.parts:
+            if part.number not in seen_parts:
+                seen_parts.add(part.number)
+                merged.parts.append(part)
+        for section in page.sections:
+            if section.number not in seen_sections:
+                seen_sections.add(section.number)
+                merged.sections.append(section)
+        for rule in page.rules:
+            if rule.number in seen_rules:
+                kept = merged.rules[seen_rules[rule.number]]
+                if len(rule.text) > len(kept.text):  # overlapping pages: keep the fuller text
+                    merged.rules[seen_rules[rule.number]] = rule
+                continue
+            seen_rules[rule.number] = len(merged.rules)
+            merged.rules.append(rule)
+        merged.glossary.extend(page.glossary)
+    merged.parts.sort(key=lambda h: numbers.sort_key(h.number))
+    merged.sections.sort(key=lambda h: numbers.sort_key(h.number))
+    merged.rules.sort(key=lambda r: numbers.sort_key(r.number))
+    items = sorted([*merged.parts, *merged.sections, *merged.rules], key=lambda x: numbers.sort_key(x.number))
+    for i, item in enumerate(items):
+        item.order = i + 1
+    return merged

@@ -1,0 +1,129 @@
+"""Download official rules texts by URL into a local cache.
+
+Wizards publishes each edition as ``MagicCompRules YYYYMMDD.txt`` (also PDF and
+DOCX); :data:`known_editions.tsv` lists the URLs we know. Downloads are written
+atomically (a temporary file renamed into place), checked to be a rules text
+before they are kept, and never half-written. Offline, the error says so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from .errors import FetchError, IngestError
+from .layouts.common import source_name
+
+USER_AGENT = "rulekb/0.1 (+https://github.com/rulekb)"
+TIMEOUT_SECONDS = 30
+MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class KnownEdition:
+    date: str
+    url: str
+    note: str
+
+
+def known_editions() -> list[KnownEdition]:
+    text = resources.files("ingest").joinpath("known_editions.tsv").read_text(encoding="utf-8")
+    out = []
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            date, url, note = (line.split("\t") + ["", ""])[:3]
+            out.append(KnownEdition(date, url, note))
+    return out
+
+
+def cache_dir(override: Path | str | None = None) -> Path:
+    if override:
+        return Path(override)
+    env = os.environ.get("RULEKB_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "rulekb" / "downloads"
+
+
+def resolve(target: str, mirror: str | None = None) -> str:
+    """A URL as given, or the known URL of an edition date (optionally on a mirror)."""
+    if target.startswith(("http://", "https://")):
+        return target
+    date = target.removeprefix("en/")
+    for known in known_editions():
+        if known.date == date:
+            if mirror:
+                base = urlsplit(mirror)
+                path = base.path.rstrip("/") + urlsplit(known.url).path
+                return urlunsplit((base.scheme, base.netloc, path, "", ""))
+            return known.url
+    if re.fullmatch(r"\d{4}-\d\d-\d\d", date):
+        raise FetchError(f"no known download URL for edition {date}; pass the URL itself (rulekb fetch --list shows the known ones)")
+    raise FetchError(f"not an edition date (YYYY-MM-DD) or an http(s) URL: {target!r}")
+
+
+def download(url: str, timeout: float = TIMEOUT_SECONDS) -> tuple[bytes, str]:
+    """GET a URL; return (bytes, url). Raise FetchError with the reason."""
+    if not url.startswith(("http://", "https://")):
+        raise FetchError(f"only http(s) URLs can be fetched: {url!r}")
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data = response.read(MAX_DOWNLOAD_BYTES + 1)
+    except urllib.error.HTTPError as exc:
+        raise FetchError(f"HTTP {exc.code} {exc.reason}", source=url) from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, socket.gaierror):
+            raise FetchError(f"cannot resolve the host (offline?): {reason.strerror}", source=url) from None
+        raise FetchError(f"cannot connect (offline or unreachable): {reason}", source=url) from None
+    except (TimeoutError, socket.timeout):
+        raise FetchError(f"timed out after {timeout:g} s", source=url) from None
+    except OSError as exc:
+        raise FetchError(f"download failed: {exc}", source=url) from None
+    if len(data) > MAX_DOWNLOAD_BYTES:
+        raise FetchError(f"download larger than {MAX_DOWNLOAD_BYTES} bytes: refused", source=url)
+    return data, url
+
+
+def cached_name(url: str) -> str:
+    name = source_name(url) or "download"
+    return re.sub(r"[^A-Za-z0-9._ -]", "_", name)
+
+
+def fetch_to_cache(url: str, cache: Path | str | None = None, force: bool = False) -> tuple[Path, bool]:
+    """Download into the cache unless already there; return (path, downloaded?).
+
+    The download is parsed before it is kept: an HTML error page or a truncated
+    body never lands in the cache under a rules file name.
+    """
+    from .parse import parse_bytes
+
+    directory = cache_dir(cache)
+    target = directory / cached_name(url)
+    if target.exists() and not force:
+        return target, False
+    data, _ = download(url)
+    try:
+        parse_bytes(data, url)
+    except IngestError as exc:
+        raise FetchError(f"downloaded, but not a rules text: {exc.message}", source=url) from None
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target, True

@@ -1,0 +1,15 @@
+"""The ``rulekb`` command: one typer app, one module per group of commands.
+
+Conventions (DESIGN.md): ``--format json`` on every command, JSON on stdout,
+diagnostics on stderr, exit 0 on success and 2 on bad input. Errors are turned
+into one clear line in one place (:func:`kb.cli.output.fail`).
+"""
+
+from __future__ import annotations
+
+from .app import app
+from . import ingest_commands, bench  # noqa: F401  (register commands)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,147 @@
+"""``rulekb parse`` and ``rulekb fetch``: the ingest side of the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from ingest import fetch as fetching
+from ingest.errors import IngestError
+from ingest.model import Edition
+from ingest.parse import ParseResult, document_files, parse_source
+
+from ..corpus import corpus_dir
+from .app import Format, FormatOption, app
+from .output import emit_json, errors_as_exit_codes, fail, progress, stderr, stdout
+
+
+def _parse_with_progress(source: str) -> ParseResult:
+    path = Path(source)
+    if path.is_dir():
+        bar, tick = progress(len(document_files(path)), f"parsing {source}")
+        with bar:
+            return parse_source(source, progress=tick)
+    return parse_source(source)
+
+
+@app.command()
+def parse(
+    sources: list[str] = typer.Argument(
+        None,
+        help="Files, directories (every rules document in them) or http(s) URLs. "
+        "Default: the corpus (RULEKB_CORPUS, else ../shared/corpus).",
+    ),
+    summary: bool = typer.Option(False, "--summary", help="One row per edition instead of every rule."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 2 if any document in a directory is refused."),
+    format: Format = FormatOption,
+) -> None:
+    """Parse rules documents (txt, html, pdf, docx; English or French) into editions."""
+    if not sources:
+        corpus = corpus_dir()
+        if corpus is None:
+            fail("no SOURCE given and no corpus found (set RULEKB_CORPUS or pass a path)")
+        sources = [str(corpus)]
+    result = ParseResult()
+    with errors_as_exit_codes():
+        for source in sources:
+            one = _parse_with_progress(source)
+            result.editions.extend(one.editions)
+            result.failures.extend(one.failures)
+    for failure in result.failures:
+        stderr.print(f"rulekb: refused {failure}", markup=False, highlight=False)
+    single = len(sources) == 1 and len(result.editions) == 1 and not Path(sources[0]).is_dir()
+    if format is Format.json:
+        if summary:
+            emit_json([e.summary() for e in result.editions])
+        elif single:
+            emit_json(result.editions[0].to_dict())
+        else:
+            emit_json([e.to_dict() for e in result.editions])
+    elif single and not summary:
+        _print_edition(result.editions[0])
+    else:
+        _print_summary(result.editions, result.failures)
+    if not result.editions or (strict and result.failures):
+        raise typer.Exit(2)
+
+
+def _print_edition(edition: Edition) -> None:
+    source = edition.source
+    stdout.print(f"[bold]{edition.id}[/bold]  {edition.title}")
+    if source:
+        stdout.print(
+            f"source: {source.location} ({source.format}, {source.encoding or '-'}, "
+            f"{source.line_endings or '-'}, layout {source.layout})",
+            highlight=False,
+        )
+    stdout.print(
+        f"effective {edition.effective_date}: {len(edition.parts)} parts, {len(edition.sections)} sections, "
+        f"{len(edition.rules)} rules, {sum(len(r.examples) for r in edition.rules)} examples, "
+        f"{len(edition.glossary)} glossary entries" + (" (partial)" if edition.partial else "")
+    )
+    for warning in edition.warnings:
+        stderr.print(f"warning: {warning}", markup=False, highlight=False)
+
+
+def _print_summary(editions: list[Edition], failures: list[IngestError]) -> None:
+    table = Table(title=f"{len(editions)} editions", show_lines=False)
+    for column in ("edition", "effective", "sections", "rules", "glossary", "warnings", "source"):
+        table.add_column(column, justify="right" if column in ("sections", "rules", "glossary", "warnings") else "left")
+    for e in editions:
+        row = e.summary()
+        table.add_row(
+            row["edition"] + (" *" if e.partial else ""),
+            row["effective_date"] or "-",
+            str(row["sections"]),
+            str(row["rules"]),
+            str(row["glossary"]),
+            str(row["warnings"]),
+            _short(row["source"]),
+        )
+    stdout.print(table)
+    rules = sum(len(e.rules) for e in editions)
+    langs = sorted({e.language for e in editions})
+    stdout.print(
+        f"{len(editions)} editions ({', '.join(langs)}), {rules} rules; "
+        f"* = partial (excerpt, pages or truncated copy); {len(failures)} documents refused"
+    )
+
+
+def _short(location: str, width: int = 60) -> str:
+    return location if len(location) <= width else "…" + location[-(width - 1) :]
+
+
+@app.command()
+def fetch(
+    editions: list[str] = typer.Argument(
+        None, help="Edition dates (2026-01-16) from the known list, or http(s) URLs. Default: every known edition."
+    ),
+    cache: Path = typer.Option(None, "--cache", help="Download directory (default: RULEKB_CACHE, else ~/.cache/rulekb)."),
+    mirror: str = typer.Option(None, "--mirror", help="Fetch known editions from this base URL instead of Wizards' server."),
+    force: bool = typer.Option(False, "--force", help="Download again even when cached."),
+    list_known: bool = typer.Option(False, "--list", help="Print the known editions and their URLs, download nothing."),
+    format: Format = FormatOption,
+) -> None:
+    """Download official rules texts into a local cache (and check that they parse)."""
+    with errors_as_exit_codes():
+        if list_known:
+            known = [{"date": k.date, "url": k.url, "note": k.note} for k in fetching.known_editions()]
+            if format is Format.json:
+                emit_json(known)
+            else:
+                for k in known:
+                    stdout.print(f"{k['date']}  {k['url']}", highlight=False)
+            return
+        targets = editions or [k.date for k in fetching.known_editions()]
+        results = []
+        for target in targets:
+            url = fetching.resolve(target, mirror=mirror)
+            path, downloaded = fetching.fetch_to_cache(url, cache=cache, force=force)
+            results.append({"target": target, "url": url, "path": str(path), "downloaded": downloaded})
+            if format is Format.text:
+                verb = "downloaded" if downloaded else "cached"
+                stdout.print(f"{verb} {target} -> {path}", highlight=False)
+    if format is Format.json:
+        emit_json(results)

@@ -1,0 +1,56 @@
+"""Printing: JSON to stdout, tables and diagnostics through rich, errors in one place."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+
+from ingest.errors import IngestError
+
+stdout = Console(soft_wrap=True)
+stderr = Console(stderr=True, soft_wrap=True)
+
+EXIT_BAD_INPUT = 2
+
+
+def emit_json(data) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
+    sys.stdout.write("\n")
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+    stderr.print(f"rulekb: error: {message}", markup=False, highlight=False)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def errors_as_exit_codes():
+    """Turn domain errors into one line on stderr and exit 2 -- never a traceback."""
+    try:
+        yield
+    except IngestError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        stderr.print("rulekb: interrupted")
+        raise typer.Exit(130) from None
+
+
+def progress(total: int, description: str):
+    """A progress bar on stderr for long work (silent when stderr is not a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,
+        disable=not stderr.is_terminal,
+    )
+    task = bar.add_task(description, total=total)
+    return bar, lambda *_: bar.advance(task)
