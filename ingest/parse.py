@@ -21,8 +21,9 @@ class ParseResult:
     failures: list[IngestError] = field(default_factory=list)
 
 
-def parse_bytes(data: bytes, location: str) -> Edition:
-    """Parse one document's bytes. ``location`` names it in messages and output."""
+def parse_bytes(data: bytes, location: str) -> list[Edition]:
+    """Parse one document's bytes into its editions (one, or one per language of
+    a bilingual page). ``location`` names the document in messages and output."""
     try:
         if len(data) > MAX_BYTES:
             raise IngestError(f"input too large ({len(data)} bytes; the limit is {MAX_BYTES})")
@@ -36,7 +37,7 @@ def parse_bytes(data: bytes, location: str) -> Edition:
         raise IngestError("document nested too deeply to read", source=location) from None
 
 
-def parse_file(path: str | Path) -> Edition:
+def parse_file(path: str | Path) -> list[Edition]:
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -64,14 +65,14 @@ def parse_path(path: str | Path, progress=None) -> ParseResult:
     if not path.exists():
         raise IngestError("no such file or directory", source=str(path))
     if not path.is_dir():
-        return ParseResult([parse_file(path)])
+        return ParseResult(parse_file(path))
     result = ParseResult()
     files = document_files(path)
     if not files:
         raise IngestError("no rules documents (.txt, .html, .pdf, .docx) in this directory", source=str(path))
     for file in files:
         try:
-            result.editions.append(parse_file(file))
+            result.editions.extend(parse_file(file))
         except IngestError as exc:
             result.failures.append(exc)
         if progress:
@@ -96,5 +97,5 @@ def parse_source(source: str, progress=None) -> ParseResult:
         from . import fetch
 
         data, location = fetch.download(source)
-        return ParseResult([parse_bytes(data, location)])
+        return ParseResult(parse_bytes(data, location))
     return parse_path(source, progress=progress)

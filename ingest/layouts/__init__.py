@@ -19,7 +19,7 @@ from . import official
 class Layout:
     name: str
     looks: Callable[[list[str]], bool]
-    parse: Callable[[TextDoc], Edition]
+    parse: Callable[[TextDoc], "Edition | list[Edition]"]  # several when a page is bilingual
 
 
 REGISTRY: list[Layout] = [
@@ -27,11 +27,13 @@ REGISTRY: list[Layout] = [
 ]
 
 
-def parse(doc: TextDoc) -> Edition:
+def parse(doc: TextDoc) -> list[Edition]:
+    """The editions in a document: one, or one per language for a bilingual page."""
     for layout in REGISTRY:
         if layout.looks(doc.lines):
             doc.source.layout = layout.name
-            return layout.parse(doc)
+            parsed = layout.parse(doc)
+            return parsed if isinstance(parsed, list) else [parsed]
     raise NotRulesError(refusal_reason(doc.lines))
 
 
