@@ -61,6 +61,10 @@ class Unplaced:
     text: str
     order: int
     line: int | None = None
+    region: str = "body"  # body | glossary: where it goes back when rendered
+    # inside a rule: ``order`` is the rule's, and ``slot`` the number of its
+    # examples that came before this text (so rendering keeps the source order)
+    slot: int | None = None
 
 
 @dataclass(slots=True)
@@ -86,6 +90,7 @@ class Edition:
     sections: list[Heading] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     glossary: list[GlossaryEntry] = field(default_factory=list)
+    glossary_heading: str | None = None  # as printed ("Glossary", "GLOSSARY", "Glossaire")
     front_matter: list[str] = field(default_factory=list)
     back_matter: list[str] = field(default_factory=list)
     unplaced: list[Unplaced] = field(default_factory=list)
@@ -135,7 +140,7 @@ class Edition:
             ],
             "front_matter": list(self.front_matter),
             "back_matter": list(self.back_matter),
-            "unplaced": [{"text": u.text, "line": u.line} for u in self.unplaced],
+            "unplaced": [{"text": u.text, "line": u.line, "region": u.region} for u in self.unplaced],
             "warnings": [
                 {"code": w.code, "message": w.message, "line": w.line, "source": w.source}
                 for w in self.warnings

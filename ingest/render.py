@@ -3,7 +3,9 @@
 :func:`render` writes an edition back out in the modern CR layout: front matter,
 parts and sections, rules (``100.1.`` / ``100.1a``) each followed by its
 ``Example:`` paragraphs, the glossary, back matter. Text the parser kept as
-unplaced goes back where it was found.
+unplaced goes back where it was found. A part and a section heading that share
+one ``order`` were printed as one line, the way rules web sites title a page
+("111. Concepts du Jeu : Sorts"), and are written back that way.
 
 :func:`normalise` turns a source text into the same canonical form without using
 the parser: it drops blank and separator lines, undoes hard wrapping by comparing
@@ -22,12 +24,12 @@ from .model import Edition
 from .textdoc import SEPARATOR
 
 EXAMPLE_LABEL = {"en": "Example:", "fr": "Exemple :"}
-# "Example:", "EXAMPLE:", "Exemple :" and the doubled "Example:Example:" of 2014-2015
-_LEADING_EXAMPLE = re.compile(r"^(?:(?:Examples?|EXAMPLES?|Exemples?|EXEMPLES?)\s*:\s*)+")
-
-
-# "901.4.All plane ..." (2022-2025): a rule number glued to its text
-_GLUED_NUMBER = re.compile(r"^(\d{3}\.\d{1,3}[a-z]?\.?)(?=[A-Z“\"(])")
+# Example labels written any way ("EXAMPLE:", "Exemple :", the doubled
+# "Example:Example:" of 2014-2015) and a rule number glued to its text
+# ("901.4.All", 2022-2025) are normalised word by word.
+_LABEL = re.compile(r"^(?:Examples?|EXAMPLES?|Exemples?|EXEMPLES?):(.*)$")
+_LABEL_WORD = re.compile(r"^(?:Examples?|EXAMPLES?|Exemples?|EXEMPLES?)$")
+_GLUED_NUMBER = re.compile(r"^(\d{3}\.\d{1,3}[a-z]?\.?)([A-Z“\"(].*)$")
 
 
 def rule_label(number: str, printed: str | None = None) -> str:
@@ -41,20 +43,35 @@ def render(edition: Edition) -> str:
     label = EXAMPLE_LABEL.get(edition.language, "Example:")
     out: list[str] = list(edition.front_matter)
     items: list[tuple[int, list[str]]] = []
+    paired = {s.order: s for s in edition.sections if s.order in {p.order for p in edition.parts}}
     for part in edition.parts:
-        items.append((part.order, [f"{part.number}. {part.title}"]))
+        if (section := paired.get(part.order)) is not None:  # "111. Part : Section", one line
+            items.append((part.order, [f"{section.number}. {part.title} : {section.title}"]))
+        else:
+            items.append((part.order, [f"{part.number}. {part.title}"]))
     for section in edition.sections:
-        items.append((section.order, [f"{section.number}. {section.title}"]))
+        if section.order not in paired:
+            items.append((section.order, [f"{section.number}. {section.title}"]))
+    inside: dict[int, list] = {}
+    for block in edition.unplaced:
+        if block.region == "body" and block.slot is not None:
+            inside.setdefault(block.order, []).append(block)
+        elif block.region == "body":
+            items.append((block.order, [block.text]))
     for rule in edition.rules:
         lines = [f"{rule_label(rule.number, rule.printed)} {rule.text}".rstrip()]
-        lines += [f"{label} {example}" for example in rule.examples]
+        blocks = inside.get(rule.order, [])
+        for k, example in enumerate(rule.examples):
+            lines += [b.text for b in blocks if b.slot == k]
+            lines.append(f"{label} {example}")
+        lines += [b.text for b in blocks if b.slot >= len(rule.examples)]
         items.append((rule.order, lines))
-    for block in edition.unplaced:
-        items.append((block.order, [block.text]))
     for _, lines in sorted(items, key=lambda item: item[0]):
         out.extend(lines)
-    if edition.glossary:
-        out.append("Glossary")
+    glossary_text = [block.text for block in edition.unplaced if block.region == "glossary"]
+    if edition.glossary_heading or edition.glossary or glossary_text:
+        out.append(edition.glossary_heading or "Glossary")
+        out.extend(glossary_text)
         for entry in edition.glossary:
             out.append(entry.term)
             if entry.definition:
@@ -64,23 +81,27 @@ def render(edition: Edition) -> str:
 
 
 def normalise_words(text: str) -> list[str]:
-    """The words of a rules text, independent of wrapping and number style."""
+    """The words of a rules text, independent of wrapping and label style."""
     words: list[str] = []
     for line in text.split("\n"):
-        line = line.strip()
-        if not line or SEPARATOR.match(line):
+        if SEPARATOR.match(line):
             continue
-        line = _LEADING_EXAMPLE.sub("Example: ", line)
-        line = _GLUED_NUMBER.sub(r"\1 ", line)
-        words.extend(line.split())
+        for word in line.split():
+            if word == ":" and words and _LABEL_WORD.match(words[-1]):  # "Exemple :"
+                words[-1] = "Example:"
+                continue
+            if _LABEL.match(word):
+                while m := _LABEL.match(word):
+                    word = m.group(1)
+                if not (words and words[-1] == "Example:"):  # a doubled label counts once
+                    words.append("Example:")
+                if not word:
+                    continue
+            elif m := _GLUED_NUMBER.match(word):
+                words.append(m.group(1))
+                word = m.group(2)
+            words.append(word)
     return words
-
-
-def _render_words(edition: Edition) -> list[str]:
-    text = render(edition)
-    if edition.language == "fr":
-        text = text.replace(EXAMPLE_LABEL["fr"], "Example:")
-    return normalise_words(text)
 
 
 @dataclass
@@ -99,7 +120,7 @@ class RoundTrip:
 def round_trip(edition: Edition, source_text: str, limit: int = 10) -> RoundTrip:
     """Compare the rendered edition with the normalised source text."""
     expected = normalise_words(source_text)
-    got = _render_words(edition)
+    got = normalise_words(render(edition))
     if expected == got:
         return RoundTrip(True, len(expected), len(got), [])
     # diff only the region between the common prefix and suffix: fast on big texts

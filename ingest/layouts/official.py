@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from .. import dates, language, numbers, refs
 from ..errors import NotRulesError
 from ..model import Edition, GlossaryEntry, Heading, Rule, Unplaced
+from ..repair import repair_numbers, successors
 from ..textdoc import TextDoc, indent, is_blank, paragraphs
 from .common import name_edition
 
@@ -55,7 +56,7 @@ class _State:
     rule_indent: int = 0
     last: str | None = None  # "rule" | "example" | "heading" | None
     prev_blank: bool = True
-    seen: set[str] = field(default_factory=set)
+    rule_sections: list[str] = field(default_factory=list)  # the heading each rule sat under
 
     def next_order(self) -> int:
         self.order += 1
@@ -63,13 +64,15 @@ class _State:
 
 
 def looks_official(lines: list[str]) -> bool:
-    """Numbered rules in CR layout, or a CR title with an effective date."""
+    """A CR title over numbered rules or an effective date; or a long run of
+    numbered rules followed by a glossary (a copy that lost its title page)."""
     rule_lines = sum(1 for line in lines if _BODY_RULE.match(line))
-    if rule_lines >= 20:
-        return True
     head = "\n".join(lines[:40])
-    has_date = bool(dates.english_effective_date(head) or dates.french_effective_date(head))
-    return bool(CR_TITLE.search(head)) and has_date
+    if CR_TITLE.search(head):
+        if rule_lines:
+            return True
+        return bool(dates.english_effective_date(head) or dates.french_effective_date(head))
+    return rule_lines >= 20 and any(_GLOSSARY.match(line) for line in lines)
 
 
 def parse(doc: TextDoc) -> Edition:
@@ -97,7 +100,9 @@ def parse(doc: TextDoc) -> Edition:
     state = _State(edition, wrapped)
     for offset, line in enumerate(body):
         _body_line(state, line, body_start + offset + 1)
+    repair_numbers(edition, state.rule_sections)
     if gloss_start < len(lines):
+        edition.glossary_heading = lines[gloss_start].strip()
         _glossary(edition, lines[gloss_start + 1 : gloss_end], gloss_start + 2, wrapped)
     edition.back_matter = _matter(lines[gloss_end:], wrapped)
     _check_complete(edition, lines, body_start, gloss_start, gloss_end)
@@ -118,9 +123,14 @@ def parse(doc: TextDoc) -> Edition:
 
 def _find_body_start(lines: list[str]) -> int | None:
     """The part heading (or section heading) just above the first numbered rule."""
-    first = next((i for i, line in enumerate(lines) if _BODY_RULE.match(line)), None)
-    if first is None:
+    # the first rule line that another rule line soon follows: a lone number in
+    # the introduction or a stray line is not where the rules begin
+    rule_lines = [i for i, line in enumerate(lines) if _BODY_RULE.match(line)]
+    if not rule_lines:
         return None
+    first = next(
+        (i for i, j in zip(rule_lines, rule_lines[1:]) if j - i <= 24), rule_lines[0]
+    )
     start = first
     i = first - 1
     while i >= 0 and first - i <= 8:
@@ -214,12 +224,13 @@ def _body_line(st: _State, line: str, lineno: int) -> None:
         pass
     elif m := _RULE_SPACED.match(s):
         number = f"{m.group(1)}.{m.group(2)}"
-        ed.warn("malformed-number", f"rule number printed as {s.split()[0]} {s.split()[1]!r}; read as {number}", lineno)
-        _start_rule(st, number, m.group(3), line, lineno, printed=f"{s.split()[0]} {s.split()[1]}")
+        printed = " ".join(s.split()[:2])
+        ed.warn("malformed-number", f"rule number printed as '{printed}'; read as {number}", lineno)
+        _start_rule(st, number, m.group(3), line, lineno, printed=printed)
     elif (m := _RULE_NO_DIGIT.match(s)) and (number := _infer_number(st, m.group(1), m.group(2))):
         ed.warn("malformed-number", f"rule number printed as {m.group(1)}.{m.group(2)}; read as {number} (follows {st.rule.number})", lineno)
         _start_rule(st, number, m.group(3), line, lineno, printed=s.split()[0])
-    elif (m := _EXAMPLE.match(s)) and st.rule is not None:
+    elif (m := _EXAMPLE.match(s)) and st.rule is not None and st.last in ("rule", "example"):
         text = m.group(1)
         if doubled := _EXAMPLE.match(text):
             ed.warn("doubled-label", f"example label printed twice in rule {st.rule.number}", lineno)
@@ -259,11 +270,12 @@ def _heading(st: _State, s: str, lineno: int) -> bool:
 
 
 def _accept_rule(st: _State, number: str) -> bool:
-    """In hard-wrapped text a line may start with a cited number: only accept a
-    rule start after a blank line or when the number moves forward."""
+    """In hard-wrapped text a line may start with a cited number ("See rule /
+    419.8 ..."): glued to the line above, accept only the rule that comes next."""
     if not st.wrapped or st.prev_blank or st.rule is None:
         return True
-    return numbers.sort_key(number) > numbers.sort_key(st.rule.number)
+    section = st.section.number if st.section else numbers.section_of(number)
+    return number in successors(st.rule.number, section)
 
 
 def _infer_number(st: _State, section: str, letter: str) -> str | None:
@@ -277,13 +289,7 @@ def _infer_number(st: _State, section: str, letter: str) -> str | None:
 
 def _start_rule(st: _State, number: str, text: str, line: str, lineno: int, printed: str | None = None) -> None:
     ed = st.edition
-    if st.rule is not None and numbers.sort_key(number) <= numbers.sort_key(st.rule.number):
-        ed.warn("out-of-order", f"rule {number} follows rule {st.rule.number}", lineno)
-    if number in st.seen:
-        ed.warn("duplicate-number", f"rule {number} appears more than once", lineno)
-    if st.section is not None and numbers.section_of(number) != st.section.number:
-        ed.warn("rule-outside-section", f"rule {number} is under section {st.section.number}", lineno)
-    st.seen.add(number)
+    st.rule_sections.append(st.section.number if st.section else "")
     st.rule = Rule(
         number=number,
         text=text.strip(),
@@ -303,8 +309,14 @@ def _continuation(st: _State, line: str, s: str, lineno: int) -> None:
     # text a short line is just the end of a sentence
     glued = st.wrapped and not st.prev_blank
     junk = not glued and (len(s) < 3 or not re.search(r"[A-Za-zÀ-ÿ]{2}", s))
-    if st.rule is None or st.last == "heading" or junk:
-        ed.unplaced.append(Unplaced(s, st.next_order(), lineno))
+    # once a line went unplaced, what follows cannot join the text above it
+    # without changing the order of the source
+    if st.rule is None or st.last in ("heading", "unplaced") or junk:
+        if st.rule is not None and st.last != "heading":
+            ed.unplaced.append(Unplaced(s, st.rule.order, lineno, slot=len(st.rule.examples)))
+            st.last = "unplaced"
+        else:
+            ed.unplaced.append(Unplaced(s, st.next_order(), lineno))
         where = f"after rule {st.rule.number}" if st.rule else "outside any rule"
         ed.warn("unknown-line", f"text {where} kept unplaced: {s[:60]!r}", lineno)
         return
@@ -346,7 +358,7 @@ def _glossary(ed: Edition, lines: list[str], first_lineno: int, wrapped: bool) -
             ed.glossary.append(entry)
             base = -1
         elif entry is None:
-            ed.unplaced.append(Unplaced(s, 10**6 + offset, first_lineno + offset))
+            ed.unplaced.append(Unplaced(s, offset, first_lineno + offset, region="glossary"))
             ed.warn("unknown-line", f"glossary text before the first term: {s[:60]!r}", first_lineno + offset)
         elif base < 0:
             entry.definition = s

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from contextlib import contextmanager
 
@@ -37,6 +38,17 @@ def errors_as_exit_codes():
     except KeyboardInterrupt:
         stderr.print("rulekb: interrupted")
         raise typer.Exit(130) from None
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as exc:  # a bug, not bad input: say so in one line
+        if os.environ.get("RULEKB_DEBUG"):
+            raise
+        stderr.print(
+            f"rulekb: internal error: {type(exc).__name__}: {exc} (set RULEKB_DEBUG=1 for the traceback)",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1) from None
 
 
 def progress(total: int, description: str):

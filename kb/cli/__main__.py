@@ -1,0 +1,5 @@
+"""``python -m kb.cli`` runs the ``rulekb`` command."""
+
+from . import main
+
+main()

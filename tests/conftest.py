@@ -1,0 +1,37 @@
+"""Shared fixtures. The corpus is read from beside the project, never copied in.
+
+Tests that need the real corpus use the ``corpus`` fixture: when the corpus is
+missing they skip on a developer machine but FAIL in CI (``CI=true``), so a CI
+run can never go green by skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import corpus_dir
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    found = corpus_dir()
+    if found is None or not (found / "en").is_dir():
+        message = "the rules corpus is missing (set RULEKB_CORPUS or put it at ../shared/corpus)"
+        if _in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@pytest.fixture(scope="session")
+def fixtures() -> Path:
+    return FIXTURES
