@@ -30,3 +30,19 @@ def detect(text: str, default: str = "en") -> str:
     if en == fr:
         return default
     return "en" if en > fr else "fr"
+
+
+# Letters only French writes: one word with them ("Célérité") is evidence even
+# when a text is too short to hold function words.
+_FR_LETTERS = re.compile(r"[éèêëàâùûçôîï]")
+
+
+def guess(text: str) -> str | None:
+    """``en`` or ``fr``, or ``None`` when the text gives no evidence either way
+    (a keyword title such as "Vigilance"). For per-rule decisions on bilingual
+    pages, where a wrong default would put a rule in the wrong edition."""
+    en, fr = scores(text)
+    fr += len(_FR_LETTERS.findall(text.lower())) and 1
+    if en == fr:
+        return None
+    return "en" if en > fr else "fr"

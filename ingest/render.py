@@ -21,14 +21,14 @@ import re
 from dataclasses import dataclass
 
 from .model import Edition
-from .textdoc import SEPARATOR
+from .textdoc import EXAMPLE_WORD, SEPARATOR
 
 EXAMPLE_LABEL = {"en": "Example:", "fr": "Exemple :"}
 # Example labels written any way ("EXAMPLE:", "Exemple :", the doubled
 # "Example:Example:" of 2014-2015) and a rule number glued to its text
 # ("901.4.All", 2022-2025) are normalised word by word.
-_LABEL = re.compile(r"^(?:Examples?|EXAMPLES?|Exemples?|EXEMPLES?):(.*)$")
-_LABEL_WORD = re.compile(r"^(?:Examples?|EXAMPLES?|Exemples?|EXEMPLES?)$")
+_LABEL = re.compile(rf"^{EXAMPLE_WORD}:(.*)$")
+_LABEL_WORD = re.compile(rf"^{EXAMPLE_WORD}$")
 _GLUED_NUMBER = re.compile(r"^(\d{3}\.\d{1,3}[a-z]?\.?)([A-Z“\"(].*)$")
 
 

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from .model import SourceInfo
 
 SEPARATOR = re.compile(r"^\s*[-=_*~]{3,}\s*$")
+# The example label, however a source writes it: "Example:", "EXAMPLE:", "Exemple :"
+EXAMPLE_WORD = r"(?:Examples?|EXAMPLES?|Exemples?|EXEMPLES?)"
+EXAMPLE = re.compile(rf"^[ \t]*{EXAMPLE_WORD}[ \t]*:[ \t]*(.*)$")
 
 
 @dataclass(slots=True)

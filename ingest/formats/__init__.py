@@ -17,7 +17,10 @@ from ..errors import UnsupportedFormatError
 from ..model import SourceInfo
 from ..textdoc import TextDoc
 
-_HTML = re.compile(r"<\s*(?:!doctype\s+html|html|head|body|div|p|table|span|h[1-6])\b", re.IGNORECASE)
+_HTML = re.compile(
+    r"<\s*(?:!doctype\s+html|html|head|body|div|p|table|span|h[1-6]|dl|ul|ol|section|article|main|header|nav|pre|blockquote|script|style|title|meta)\b",
+    re.IGNORECASE,
+)
 
 
 def sniff(data: bytes) -> str:

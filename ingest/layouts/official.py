@@ -23,7 +23,7 @@ from .. import dates, language, numbers, refs
 from ..errors import NotRulesError
 from ..model import Edition, GlossaryEntry, Heading, Rule, Unplaced
 from ..repair import repair_numbers, successors
-from ..textdoc import TextDoc, indent, is_blank, paragraphs
+from ..textdoc import EXAMPLE, TextDoc, indent, is_blank, paragraphs
 from .common import name_edition
 
 LAYOUT = "official"
@@ -33,11 +33,9 @@ _RULE_SPACED = re.compile(r"^(\d{3})\.[ \t]+(\d{1,3}[a-z]?)\.?[ \t]+(.*)$")  # "
 _RULE_NO_DIGIT = re.compile(r"^(\d{3})\.([a-z])\.?[ \t]+(.*)$")  # "408.f ..."
 _SECTION = re.compile(r"^(\d{3})\.[ \t]+(\S.*?)[ \t]*$")
 _PART = re.compile(r"^(\d)\.[ \t]+(\S.*?)[ \t]*$")
-_EXAMPLE = re.compile(r"^(?:Examples?|EXAMPLES?|Exemples?|EXEMPLES?)[ \t]*:[ \t]*(.*)$")
 _BODY_RULE = re.compile(r"^[ \t]*\d{3}\.\d{1,3}[a-z]?\.?(?:[ \t]|[A-Z])")
 _GLOSSARY = re.compile(r"^[ \t]*(?:Glossary|GLOSSARY|Glossaire|GLOSSAIRE)[ \t]*$")
 _GLOSSARY_END = re.compile(r"^[ \t]*(?:Credits|CREDITS|Index|INDEX|Crédits|CRÉDITS)[ \t]*$")
-_DOT_LEADER = re.compile(r"\.{4,}\s*\d*\s*$")
 _TERMINAL = re.compile(r"[.:!?”\"')\]»]$")
 
 CR_TITLE = re.compile(
@@ -165,7 +163,7 @@ def _is_hard_wrapped(body: list[str]) -> bool:
             prev_blank = True
             continue
         s = line.strip()
-        if _RULE.match(s) or _EXAMPLE.match(s):
+        if _RULE.match(s) or EXAMPLE.match(s):
             starts += 1
         elif not prev_blank and indent(line) < 3:
             continued += 1
@@ -179,11 +177,20 @@ def _matter(lines: list[str], wrapped: bool) -> list[str]:
     return [line.strip() for line in lines if not is_blank(line)]
 
 
+# what runs on after the title when a copy lost its line breaks ("… Gathering Ces
+# règles entrent en vigueur au …", "… Gathering Introduction", "… Complètes Wizards of the Coast – 1 er Mai 2006")
+_TITLE_RUN_ON = re.compile(r"\s+(?:Ces\s+règles\s|These\s+rules\s|Introduction\b|Wizards\s+of\s+the\s+Coast\b)")
+
+
 def _title(front: list[str]) -> str:
-    for i, line in enumerate(front):
+    # page furniture can come first (a page number "59", a viewer's "Vous êtes
+    # sur la page 1sur 197"): start at the first of the opening lines naming the CR
+    opening = [i for i, line in enumerate(front) if not is_blank(line)][:5]
+    named = next((i for i in opening if CR_TITLE.search(front[i])), 0)
+    for i, line in enumerate(front[named:], named):
         if is_blank(line):
             continue
-        title = line.strip()
+        title = _TITLE_RUN_ON.split(line.strip(), 1)[0] or line.strip()
         if title.isupper() and i + 1 < len(front) and front[i + 1].strip().isupper():
             title += " " + front[i + 1].strip()  # "COMPREHENSIVE" / "RULES"
         title = re.sub(r"\s+\d\d/\d\d/\d\d$", "", title)  # 1999 header date
@@ -230,9 +237,9 @@ def _body_line(st: _State, line: str, lineno: int) -> None:
     elif (m := _RULE_NO_DIGIT.match(s)) and (number := _infer_number(st, m.group(1), m.group(2))):
         ed.warn("malformed-number", f"rule number printed as {m.group(1)}.{m.group(2)}; read as {number} (follows {st.rule.number})", lineno)
         _start_rule(st, number, m.group(3), line, lineno, printed=s.split()[0])
-    elif (m := _EXAMPLE.match(s)) and st.rule is not None and st.last in ("rule", "example"):
+    elif (m := EXAMPLE.match(s)) and st.rule is not None and st.last in ("rule", "example"):
         text = m.group(1)
-        if doubled := _EXAMPLE.match(text):
+        if doubled := EXAMPLE.match(text):
             ed.warn("doubled-label", f"example label printed twice in rule {st.rule.number}", lineno)
             text = doubled.group(1)
         st.rule.examples.append(text)
