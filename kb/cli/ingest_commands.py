@@ -86,31 +86,34 @@ def _print_edition(edition: Edition) -> None:
 
 
 def _print_summary(editions: list[Edition], failures: list[IngestError]) -> None:
-    table = Table(title=f"{len(editions)} editions", show_lines=False)
-    for column in ("edition", "effective", "sections", "rules", "glossary", "warnings", "source"):
-        table.add_column(column, justify="right" if column in ("sections", "rules", "glossary", "warnings") else "left")
+    table = Table(title=f"{len(editions)} editions", title_justify="left", box=None, pad_edge=False)
+    table.add_column("edition", no_wrap=True, overflow="ellipsis", max_width=34)
+    for column in ("sections", "rules", "glossary", "warnings"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    table.add_column("source", overflow="ellipsis", no_wrap=True, max_width=24)
     for e in editions:
-        row = e.summary()
         table.add_row(
-            row["edition"] + (" *" if e.partial else ""),
-            row["effective_date"] or "-",
-            str(row["sections"]),
-            str(row["rules"]),
-            str(row["glossary"]),
-            str(row["warnings"]),
-            _short(row["source"]),
+            e.id + (" *" if e.partial else ""),
+            str(len(e.sections)),
+            str(len(e.rules)),
+            str(len(e.glossary)),
+            str(len(e.warnings)),
+            _source_label(e),
         )
     stdout.print(table)
     rules = sum(len(e.rules) for e in editions)
-    langs = sorted({e.language for e in editions})
+    langs = ", ".join(f"{sum(e.language == lang for e in editions)} {lang}" for lang in ("en", "fr"))
     stdout.print(
-        f"{len(editions)} editions ({', '.join(langs)}), {rules} rules; "
-        f"* = partial (excerpt, pages or truncated copy); {len(failures)} documents refused"
+        f"{len(editions)} editions ({langs}), {rules} rules; * = partial (excerpt, site pages or "
+        f"truncated copy); {len(failures)} documents refused"
     )
 
 
-def _short(location: str, width: int = 60) -> str:
-    return location if len(location) <= width else "…" + location[-(width - 1) :]
+def _source_label(edition: Edition) -> str:
+    if len(edition.sources) > 1:
+        return f"{len(edition.sources)} pages ({edition.source.layout})"
+    source = edition.source
+    return f"{Path(source.location).name} ({source.format})" if source else "-"
 
 
 @app.command()
