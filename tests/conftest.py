@@ -35,3 +35,26 @@ def corpus() -> Path:
 @pytest.fixture(scope="session")
 def fixtures() -> Path:
     return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def corpus_kb(corpus, tmp_path_factory):
+    """The whole corpus (English and French) built once into an embedded store,
+    shared by every test that needs the real KB (a build takes about a minute)."""
+    from kb.build import build
+    from kb.store import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path_factory.mktemp("corpus-kb") / "store")
+    report = build([str(corpus / "en"), str(corpus / "fr")], store)
+    return store, report
+
+
+@pytest.fixture(scope="session")
+def fixture_kb(tmp_path_factory):
+    """A small store built from the invented edition in tests/fixtures."""
+    from kb.build import build
+    from kb.store import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path_factory.mktemp("fixture-kb") / "store")
+    report = build([str(FIXTURES / "invented-cr-2030-05-05.txt")], store)
+    return store, report

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from ingest.errors import IngestError
+from kb.errors import KBError
 
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)
@@ -33,7 +34,7 @@ def errors_as_exit_codes():
     """Turn domain errors into one line on stderr and exit 2 -- never a traceback."""
     try:
         yield
-    except IngestError as exc:
+    except (IngestError, KBError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         stderr.print("rulekb: interrupted")
@@ -51,7 +52,7 @@ def errors_as_exit_codes():
         raise typer.Exit(1) from None
 
 
-def progress(total: int, description: str):
+def progress(total: int | None, description: str):
     """A progress bar on stderr for long work (silent when stderr is not a terminal)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -1,0 +1,202 @@
+"""``rulekb build | editions | rule | query | validate | export``: the knowledge base.
+
+Imports of the heavy parts (rdflib, the builder) happen inside the commands, so
+a lookup such as ``rulekb rule`` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from .app import Format, FormatOption, app
+from .output import emit_json, errors_as_exit_codes, fail, progress, stderr, stdout
+
+StoreOption = typer.Option(
+    None, "--store", help="Store directory or SPARQL endpoint URL (default: RULEKB_STORE, else ~/.local/share/rulekb/store)."
+)
+BaseOption = typer.Option(None, "--base-iri", help="Base of the IRIs the KB mints (default: RULEKB_BASE_IRI, else http://localhost:8000/).")
+
+
+def _store(location: str | None):
+    from ..store import open_store
+
+    return open_store(location)
+
+
+@app.command()
+def build(
+    sources: list[str] = typer.Argument(
+        None, help="Files, directories or URLs to build from. Default: the corpus's en/ and fr/ (RULEKB_CORPUS, else ../shared/corpus)."
+    ),
+    store: str = StoreOption,
+    base_iri: str = BaseOption,
+    format: Format = FormatOption,
+) -> None:
+    """Build the knowledge base: every edition as linked data, swapped in atomically."""
+    from ..build import build as run_build
+    from ..corpus import corpus_dir
+
+    if not sources:
+        corpus = corpus_dir()
+        if corpus is None:
+            fail("no SOURCE given and no corpus found (set RULEKB_CORPUS or pass paths)")
+        sources = [str(corpus / "en"), str(corpus / "fr")]
+    with errors_as_exit_codes():
+        target = _store(store)
+        bar, tick = progress(None, "building")
+        with bar:
+            report = run_build(sources, target, base=base_iri, progress=lambda message: tick())
+    for refused in report.refused:
+        stderr.print(f"rulekb: refused {refused}", markup=False, highlight=False)
+    for skipped in report.skipped:
+        stderr.print(f"rulekb: not loaded {skipped}", markup=False, highlight=False)
+    if format is Format.json:
+        emit_json(report.to_dict())
+        return
+    stdout.print(
+        f"built {len(report.editions)} editions, {report.concepts} concepts, {report.quads:,} quads "
+        f"in {report.seconds:.1f} s ({report.quads / max(report.seconds, 1e-9):,.0f} quads/s) "
+        f"-> {report.store} ({report.store_bytes / 1e6:,.0f} MB)\n"
+        f"{report.citations:,} citations, {report.dangling:,} numbers cited that their edition does not have "
+        f"(rulekb query dangling-references)",
+        highlight=False,
+    )
+
+
+@app.command()
+def editions(store: str = StoreOption, format: Format = FormatOption) -> None:
+    """List the editions in the knowledge base."""
+    from .. import service
+
+    with errors_as_exit_codes():
+        rows = service.editions(_store(store))
+    if format is Format.json:
+        emit_json(rows)
+        return
+    table = Table(box=None, pad_edge=False)
+    for column in ("edition", "effective", "rules", "source"):
+        table.add_column(column, justify="right" if column == "rules" else "left",
+                         no_wrap=True, overflow="ellipsis", max_width=60 if column == "source" else None)
+    for row in rows:
+        table.add_row(row["edition"] + (" *" if row["partial"] else ""), row["effective_date"] or "-",
+                      str(row["rules"]), Path(row["source"] or "-").name)
+    stdout.print(table)
+    stdout.print(f"{len(rows)} editions; * = partial")
+
+
+@app.command()
+def rule(
+    edition: str = typer.Argument(..., help="Edition id, e.g. en/2026-01-16."),
+    number: str = typer.Argument(..., help="Rule number, e.g. 111.2 (a trailing dot is fine)."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """One rule: text, examples, references (resolved and dangling), back-references, concepts."""
+    from .. import service
+
+    with errors_as_exit_codes():
+        data = service.rule(_store(store), edition, number.strip().rstrip("."))
+    if format is Format.json:
+        emit_json(data)
+        return
+    stdout.print(f"[bold]{data['number']}[/bold] ({data['edition']})  {data['iri']}", highlight=False)
+    stdout.print(data["text"], markup=False, highlight=False)
+    for example in data["examples"]:
+        stdout.print(f"  Example: {example}", markup=False, highlight=False)
+    for label, key in (("references", "references"), ("dangling", "dangling"), ("referenced by", "referenced_by")):
+        if data[key]:
+            stdout.print(f"{label}: {', '.join(data[key])}", markup=False, highlight=False)
+    if data["concepts"]:
+        stdout.print("concepts: " + ", ".join(c["label"] or c["iri"] for c in data["concepts"]), markup=False)
+
+
+@app.command()
+def query(
+    name: str = typer.Argument(None, help="A named query (see --list) or a .rq file."),
+    sparql: str = typer.Option(None, "--sparql", help="SPARQL text to run instead of a named query ('-' reads stdin)."),
+    param: list[str] = typer.Option(None, "--param", "-p", help="k=v, bound into the query (repeatable)."),
+    list_queries: bool = typer.Option(False, "--list", help="List the named queries and checks."),
+    show: bool = typer.Option(False, "--show", help="Print the query text instead of running it."),
+    results: str = typer.Option(None, "--results", help="Result format: table (default for text), json, csv, tsv, xml."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """Run a named query, a .rq file or your own SPARQL; SPARQL JSON results with --format json."""
+    from .. import queries
+    from .query_output import print_listing, print_results
+
+    with errors_as_exit_codes():
+        if list_queries:
+            print_listing(queries.registry(), queries.checks(), format)
+            return
+        if sparql is not None:
+            chosen = queries.adhoc(sys.stdin.read() if sparql == "-" else sparql)
+        elif name is None:
+            fail("give a query NAME, a .rq file, or --sparql TEXT (rulekb query --list shows the names)")
+        elif name.endswith(".rq") or Path(name).is_file():
+            chosen = queries.from_file(name)
+        else:
+            chosen = queries.get(name)
+        bindings = _params(param or [])
+        if show:
+            stdout.print(chosen.text, markup=False, highlight=False)
+            return
+        if chosen.params:
+            bindings = chosen.bindings(bindings)
+        answer_format = results or ("json" if format is Format.json else "table")
+        print_results(_store(store), chosen, bindings, answer_format)
+
+
+def _params(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            fail(f"--param wants k=v, got {item!r}")
+        out[key.strip()] = value
+    return out
+
+
+@app.command()
+def validate(
+    edition: list[str] = typer.Option(None, "--edition", help="Check these editions with SHACL (default: the newest complete one per language)."),
+    all_graphs: bool = typer.Option(False, "--all", help="SHACL on every edition (minutes)."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """Check the KB: SHACL shapes and the QC queries in queries/checks (exit 1 on violations)."""
+    from ..validate import validate as run_validate
+
+    with errors_as_exit_codes():
+        report = run_validate(_store(store), editions=edition or None, all_graphs=all_graphs)
+    if format is Format.json:
+        emit_json(report)
+    else:
+        stdout.print(
+            f"conforms: {report['conforms']}  ({len(report['violations'])} violations, "
+            f"{len(report['warnings'])} warnings about the source texts; SHACL on "
+            f"{len(report['shacl_graphs'])} graphs)",
+            highlight=False,
+        )
+        for item in report["violations"][:50] + report["warnings"][:20]:
+            stdout.print(f"  {item['severity']}: {item['check']}: {item['message']}", markup=False, highlight=False)
+    if not report["conforms"]:
+        raise typer.Exit(1)
+
+
+@app.command()
+def export(
+    edition: str = typer.Argument(None, help="Edition id (default: the whole KB, every graph)."),
+    rdf: str = typer.Option("turtle", "--rdf", help="turtle | nt | nq | trig | jsonld | xml"),
+    store: str = StoreOption,
+) -> None:
+    """Write RDF to stdout: one edition's graph, or the whole KB."""
+    from ..export import export as run_export
+
+    with errors_as_exit_codes():
+        data = run_export(_store(store), edition, rdf)
+    sys.stdout.buffer.write(data)

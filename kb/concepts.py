@@ -1,0 +1,163 @@
+"""Game concepts: one SKOS concept per glossary term, across all editions.
+
+A concept is version-independent (``{base}concept/mana-ability``): its English
+label and definition come from the newest edition that has the term, other
+spellings become alternative labels, and every edition's glossary entry points
+to it (``rk:defines``). It is linked to the rules that define it (the rules its
+glossary entries cite, ``rk:definedBy``) and to the rules that mention it
+(``rk:mentions``, found by matching its labels in rule text, English and --
+where the ontology gives a French label -- French).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+from rdflib.namespace import RDF, SKOS
+
+from ingest.model import Edition
+
+from .iris import Minter, slug
+from .vocab import RK
+
+_OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)
+_WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)
+MIN_LABEL = 3  # "X" and "AP" would match everywhere
+
+
+def concept_key(term: str) -> str:
+    """The concept a glossary term names: case, "(Obsolete)" and accents aside."""
+    return slug(_OBSOLETE.sub("", term))
+
+
+@dataclass
+class Concept:
+    key: str
+    labels: dict[str, list[str]] = field(default_factory=dict)  # lang -> labels, preferred first
+    definition: dict[str, str] = field(default_factory=dict)  # lang -> newest definition
+    obsolete: bool = False
+    denotes: list[str] = field(default_factory=list)  # ontology terms this concept names
+    entries: list[tuple[str, str]] = field(default_factory=list)  # (edition id, term)
+    defined_by: set[tuple[str, str]] = field(default_factory=set)  # (edition id, rule number)
+
+    def add_label(self, lang: str, label: str, preferred: bool = False) -> None:
+        labels = self.labels.setdefault(lang, [])
+        if label in labels:
+            if preferred:
+                labels.remove(label)
+                labels.insert(0, label)
+            return
+        labels.insert(0, label) if preferred else labels.append(label)
+
+
+def collect(editions: list[Edition]) -> dict[str, Concept]:
+    """Concepts from every edition's glossary, newest wording preferred."""
+    concepts: dict[str, Concept] = {}
+    for edition in sorted(editions, key=lambda e: e.effective_date or ""):
+        rules = {r.number for r in edition.rules}
+        for entry in edition.glossary:
+            key = concept_key(entry.term)
+            concept = concepts.setdefault(key, Concept(key))
+            label = _OBSOLETE.sub("", entry.term)
+            concept.add_label(edition.language, label, preferred=True)
+            concept.definition[edition.language] = entry.definition
+            concept.obsolete = bool(_OBSOLETE.search(entry.term))
+            concept.entries.append((edition.id, entry.term))
+            concept.defined_by.update((edition.id, ref) for ref in entry.refs if ref in rules)
+    return concepts
+
+
+def add_ontology_labels(concepts: dict[str, Concept], labels: dict[str, dict[str, list[str]]]) -> None:
+    """French (and extra English) labels from the ontology's game-concept layer,
+    keyed by the English label's concept key."""
+    for key, by_lang in labels.items():
+        concept = concepts.get(key)
+        if concept is None:
+            continue
+        for lang, values in by_lang.items():
+            if lang == "denotes":
+                concept.denotes.extend(values)
+                continue
+            for value in values:
+                concept.add_label(lang, value)
+
+
+class Matcher:
+    """Finds which concepts a text mentions, by their labels (word n-grams)."""
+
+    def __init__(self, concepts: dict[str, Concept], lang: str):
+        self.index: dict[tuple[str, ...], str] = {}
+        # first word -> the label lengths starting with it, longest first: most
+        # words start no label and cost one dictionary lookup
+        self.starts: dict[str, list[int]] = {}
+        for concept in concepts.values():
+            for label in concept.labels.get(lang, []):
+                words = tuple(_norm(w) for w in _WORD.findall(label))
+                if words and len(" ".join(words)) >= MIN_LABEL:
+                    self.index.setdefault(words, concept.key)
+                    self.starts.setdefault(words[0], []).append(len(words))
+        for lengths in self.starts.values():
+            lengths.sort(reverse=True)
+        self._seen: dict[str, frozenset[str]] = {}  # most rule texts recur in the next edition
+
+    def mentions(self, text: str) -> frozenset[str]:
+        cached = self._seen.get(text)
+        if cached is not None:
+            return cached
+        words = [_norm(w) for w in _WORD.findall(text)]
+        found = set()
+        for i, word in enumerate(words):
+            for n in self.starts.get(word, ()):
+                key = self.index.get(tuple(words[i : i + n]))
+                if key:
+                    found.add(key)
+                    break
+        result = self._seen[text] = frozenset(found)
+        return result
+
+
+def _norm(word: str) -> str:
+    """Lower case, and a crude singular: "abilities" -> "ability", "cards" -> "card"."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def concept_quads(concepts: dict[str, Concept], mint: Minter, graph: str) -> Iterator[ox.Quad]:
+    g = ox.NamedNode(graph)
+    scheme = ox.NamedNode(mint.concept(""))
+    t = lambda term: ox.NamedNode(str(term))  # noqa: E731
+    yield ox.Quad(scheme, t(RDF.type), t(SKOS.ConceptScheme), g)
+    yield ox.Quad(scheme, t(SKOS.prefLabel), ox.Literal("Game concepts of the Comprehensive Rules", language="en"), g)
+    yield ox.Quad(scheme, t(SKOS.prefLabel), ox.Literal("Concepts de jeu des règles complètes", language="fr"), g)
+    for concept in concepts.values():
+        node = ox.NamedNode(mint.concept(concept.key))
+        yield ox.Quad(node, t(RDF.type), t(SKOS.Concept), g)
+        yield ox.Quad(node, t(SKOS.inScheme), scheme, g)
+        for lang, labels in concept.labels.items():
+            yield ox.Quad(node, t(SKOS.prefLabel), ox.Literal(labels[0], language=lang), g)
+            for other in labels[1:]:
+                yield ox.Quad(node, t(SKOS.altLabel), ox.Literal(other, language=lang), g)
+        for lang, definition in concept.definition.items():
+            yield ox.Quad(node, t(SKOS.definition), ox.Literal(definition, language=lang), g)
+        for term in concept.denotes:
+            yield ox.Quad(node, t(RK.denotes), ox.NamedNode(term), g)
+        for edition_id, number in sorted(concept.defined_by):
+            yield ox.Quad(node, t(RK.definedBy), ox.NamedNode(mint.rule(edition_id, number)), g)
+
+
+def mention_quads(edition: Edition, matcher: Matcher, mint: Minter) -> Iterator[ox.Quad]:
+    g = ox.NamedNode(mint.edition(edition.id))
+    mentions = ox.NamedNode(str(RK.mentions))
+    for rule in edition.rules:
+        node = ox.NamedNode(mint.rule(edition.id, rule.number))
+        for key in sorted(matcher.mentions(rule.text)):
+            yield ox.Quad(node, mentions, ox.NamedNode(mint.concept(key)), g)

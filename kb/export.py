@@ -1,0 +1,25 @@
+"""RDF out of the store: one edition's named graph, or everything."""
+
+from __future__ import annotations
+
+from .errors import NotFound, QueryError
+from .iris import Minter
+from .store import RDF_FORMATS
+
+
+def export(store, edition: str | None, rdf_format: str, base: str | None = None) -> bytes:
+    if rdf_format not in RDF_FORMATS:
+        raise QueryError(f"unknown RDF format {rdf_format!r} (one of: {', '.join(RDF_FORMATS)})")
+    if edition is None:
+        return store.export(None, rdf_format)
+    graph = _edition_graph(store, edition, base)
+    return store.export(graph, rdf_format)
+
+
+def _edition_graph(store, edition: str, base: str | None) -> str:
+    from . import service
+
+    rows = service.run(store, "edition-exists", edition=edition)
+    if not rows:
+        raise NotFound(f"no edition {edition!r} in the knowledge base (rulekb editions lists them)")
+    return rows[0]["ed"]

@@ -1,0 +1,87 @@
+"""The IRIs the KB mints, all under one configurable base.
+
+Shapes (DESIGN.md):
+
+- ``{base}edition/en/2011-09-30``                      an edition (also its named graph)
+- ``{base}edition/en/2011-09-30/part/1``               a part
+- ``{base}edition/en/2011-09-30/section/111``          a section
+- ``{base}edition/en/2011-09-30/rule/111.2``           a rule as worded in that edition
+- ``{base}edition/en/2011-09-30/rule/111.2/example/1`` its first example
+- ``{base}edition/en/2011-09-30/rule/111.2/citation/1`` its first citation of another rule
+- ``{base}edition/en/2011-09-30/glossary/owner``       a glossary entry
+- ``{base}concept/owner``                              a game concept, bilingual, version-independent
+- ``{base}lineage/{id}``                               one rule across editions
+- ``{base}graph/concepts``                             the named graph of concepts
+
+Every IRI minted here must dereference on the web endpoint; :func:`parse`
+is the inverse the endpoint uses.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+
+DEFAULT_BASE = "http://localhost:8000/"
+
+
+def base_iri(base: str | None = None) -> str:
+    base = base or os.environ.get("RULEKB_BASE_IRI") or DEFAULT_BASE
+    return base if base.endswith("/") else base + "/"
+
+
+def slug(term: str) -> str:
+    """A glossary term as a path segment: "Mana Ability" -> "mana-ability",
+    "Contrôleur" -> "controleur", "You/Your" -> "you-your"."""
+    text = unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^A-Za-z0-9]+", "-", text.lower()).strip("-")
+    return text or "term"
+
+
+@dataclass(frozen=True, slots=True)
+class Minter:
+    base: str
+
+    @classmethod
+    def for_base(cls, base: str | None = None) -> "Minter":
+        return cls(base_iri(base))
+
+    def edition(self, edition_id: str) -> str:
+        return f"{self.base}edition/{edition_id}"
+
+    def part(self, edition_id: str, number: str) -> str:
+        return f"{self.base}edition/{edition_id}/part/{number}"
+
+    def section(self, edition_id: str, number: str) -> str:
+        return f"{self.base}edition/{edition_id}/section/{number}"
+
+    def rule(self, edition_id: str, number: str) -> str:
+        return f"{self.base}edition/{edition_id}/rule/{number}"
+
+    def numbered(self, edition_id: str, number: str) -> str:
+        """The IRI of whatever a number names: part (1), section (111) or rule."""
+        if "." in number:
+            return self.rule(edition_id, number)
+        if len(number) == 3:
+            return self.section(edition_id, number)
+        return self.part(edition_id, number)
+
+    def example(self, edition_id: str, number: str, index: int) -> str:
+        return f"{self.rule(edition_id, number)}/example/{index}"
+
+    def citation(self, owner_iri: str, index: int) -> str:
+        return f"{owner_iri}/citation/{index}"
+
+    def glossary(self, edition_id: str, term_slug: str) -> str:
+        return f"{self.base}edition/{edition_id}/glossary/{term_slug}"
+
+    def concept(self, concept_slug: str) -> str:
+        return f"{self.base}concept/{concept_slug}"
+
+    def lineage(self, lineage_id: str) -> str:
+        return f"{self.base}lineage/{lineage_id}"
+
+    def graph(self, name: str) -> str:
+        return f"{self.base}graph/{name}"

@@ -1,0 +1,239 @@
+"""Where the KB lives: an embedded Oxigraph store on disk, or a remote SPARQL endpoint.
+
+Both speak the same small interface: run a SPARQL query (with bound parameters)
+and get SPARQL JSON results or RDF bytes back; replace the whole content
+atomically. Queries see the default graph as the union of all named graphs
+(one graph per edition, plus concepts and the ontology).
+
+Embedded layout (``--store DIR``)::
+
+    DIR/current -> data-20261129T193000-k3j2     a symlink, swapped atomically
+    DIR/data-20261129T193000-k3j2/              an Oxigraph (RocksDB) store
+    DIR/.lock                                   one build at a time
+
+A build writes a brand-new data directory and only then swaps the symlink, so
+an interrupted or failed build leaves the previous store answering, untouched.
+Readers open ``current`` read-only: a build never writes where they read.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from .errors import QueryError, StoreError
+
+RESULT_FORMATS = {
+    "json": ox.QueryResultsFormat.JSON,
+    "xml": ox.QueryResultsFormat.XML,
+    "csv": ox.QueryResultsFormat.CSV,
+    "tsv": ox.QueryResultsFormat.TSV,
+}
+RDF_FORMATS = {
+    "turtle": ox.RdfFormat.TURTLE,
+    "nt": ox.RdfFormat.N_TRIPLES,
+    "nq": ox.RdfFormat.N_QUADS,
+    "trig": ox.RdfFormat.TRIG,
+    "jsonld": ox.RdfFormat.JSON_LD,
+    "xml": ox.RdfFormat.RDF_XML,
+}
+
+
+def default_location() -> str:
+    env = os.environ.get("RULEKB_STORE")
+    if env:
+        return env
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return str(Path(base) / "rulekb" / "store")
+
+
+def open_store(location: str | None = None):
+    """An embedded store for a directory, a remote one for an http(s) URL."""
+    location = location or default_location()
+    if location.startswith(("http://", "https://")):
+        from .remote import RemoteStore
+
+        return RemoteStore(location)
+    return EmbeddedStore(Path(location))
+
+
+@dataclass
+class Answer:
+    """A query's answer: SPARQL results (SELECT/ASK) or RDF (CONSTRUCT/DESCRIBE)."""
+
+    kind: str  # "results" | "graph"
+    data: bytes
+    media_type: str
+
+
+_WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
+
+
+def bind_values(sparql: str, bindings: dict | None) -> str:
+    """Bind parameters with a VALUES block opening the outer WHERE clause.
+
+    Terms are serialised by pyoxigraph (IRIs checked, literals escaped), never
+    pasted as text. At the top of the WHERE clause the values drive the join:
+    Oxigraph evaluates ``GRAPH ?ed { ?rule rk:number ?number }`` from them in
+    microseconds, where a trailing VALUES (or a substitution of a projected
+    variable) is joined only after everything else has been computed.
+    """
+    if not bindings:
+        return sparql
+    names = " ".join(f"?{name}" for name in bindings)
+    values = " ".join(str(_term(value)) for value in bindings.values())
+    block = f"VALUES ({names}) {{ ({values}) }}"
+    match = _WHERE.search(sparql)
+    if match is None:
+        return f"{sparql}\n{block}"
+    return f"{sparql[: match.end()]}\n  {block}\n{sparql[match.end():]}"
+
+
+def _term(value) -> ox.NamedNode | ox.Literal:
+    """A parameter value: an IRI when it looks like one, else a plain literal."""
+    if isinstance(value, (ox.NamedNode, ox.Literal, ox.BlankNode)):
+        return value
+    text = str(value)
+    if text.startswith(("http://", "https://", "urn:")) and " " not in text:
+        return ox.NamedNode(text)
+    return ox.Literal(text)
+
+
+class EmbeddedStore:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._store: ox.Store | None = None
+
+    # -- location ----------------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        return str(self.root)
+
+    def data_dir(self) -> Path | None:
+        current = self.root / "current"
+        if current.exists():
+            return current.resolve()
+        if (self.root / "CURRENT").exists():  # a plain Oxigraph directory
+            return self.root
+        return None
+
+    def exists(self) -> bool:
+        return self.data_dir() is not None
+
+    def store(self) -> ox.Store:
+        if self._store is None:
+            data = self.data_dir()
+            if data is None:
+                raise StoreError(f"no knowledge base at {self.root}: build one with `rulekb build`")
+            try:
+                self._store = ox.Store.read_only(str(data))
+            except OSError as exc:
+                raise StoreError(f"cannot open the store at {data}: {exc}") from None
+        return self._store
+
+    def close(self) -> None:
+        self._store = None
+        gc.collect()
+
+    # -- reading -----------------------------------------------------------
+
+    def query(self, sparql: str, bindings: dict | None = None, results_format: str = "json",
+              rdf_format: str = "turtle") -> Answer:
+        try:
+            result = self.store().query(bind_values(sparql, bindings), use_default_graph_as_union=True)
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL syntax error: {exc}") from None
+        except (OSError, ValueError) as exc:
+            raise QueryError(f"query failed: {exc}") from None
+        if isinstance(result, ox.QueryTriples):
+            fmt = RDF_FORMATS[rdf_format]
+            return Answer("graph", ox.serialize(result, format=fmt), fmt.media_type)
+        fmt = RESULT_FORMATS[results_format]
+        return Answer("results", result.serialize(format=fmt), fmt.media_type)
+
+    def select(self, sparql: str, bindings: dict | None = None) -> list[dict[str, str]]:
+        """Rows of a SELECT as plain dicts of strings (values of bound variables)."""
+        try:
+            solutions = self.store().query(bind_values(sparql, bindings), use_default_graph_as_union=True)
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL syntax error: {exc}") from None
+        if not isinstance(solutions, ox.QuerySolutions):
+            raise QueryError("select() needs a SELECT query")
+        names = [v.value for v in solutions.variables]
+        return [
+            {name: row[name].value for name in names if row[name] is not None}
+            for row in solutions
+        ]
+
+    def graphs(self) -> list[str]:
+        return sorted(g.value for g in self.store().named_graphs())
+
+    def export(self, graph: str | None, rdf_format: str) -> bytes:
+        fmt = RDF_FORMATS[rdf_format]
+        store = self.store()
+        if graph is None:
+            if not fmt.supports_datasets:
+                quads = store.quads_for_pattern(None, None, None, None)
+                return ox.serialize((ox.Triple(q.subject, q.predicate, q.object) for q in quads), format=fmt)
+            return store.dump(format=fmt)
+        return store.dump(format=fmt, from_graph=ox.NamedNode(graph))
+
+    def size_bytes(self) -> int:
+        data = self.data_dir()
+        return sum(f.stat().st_size for f in data.rglob("*") if f.is_file()) if data else 0
+
+    # -- writing -----------------------------------------------------------
+
+    @contextmanager
+    def _lock(self):
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise StoreError(f"another build is writing {self.root}") from None
+            yield
+
+    def replace(self, quads: Iterable[ox.Quad]) -> int:
+        """Write a new store from ``quads`` and swap it in; return the quad count.
+
+        Nothing the readers see changes until the very last step (one rename).
+        """
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(f"{self.root} is not a directory")
+        with self._lock():
+            stamp = time.strftime("%Y%m%dT%H%M%S")
+            # a directory no one else has: never the one readers have open
+            fresh = Path(tempfile.mkdtemp(prefix=f"data-{stamp}-", dir=self.root))
+            try:
+                store = ox.Store(str(fresh))
+                store.bulk_extend(quads)
+                store.optimize()
+                store.flush()
+                count = len(store)
+                del store
+                gc.collect()
+                link = self.root / f".current-{os.getpid()}"
+                link.unlink(missing_ok=True)
+                link.symlink_to(fresh.name)
+                os.replace(link, self.root / "current")  # the atomic step
+            except BaseException:
+                shutil.rmtree(fresh, ignore_errors=True)
+                raise
+            self.close()
+            for old in self.root.glob("data-*"):
+                if old != fresh:
+                    shutil.rmtree(old, ignore_errors=True)
+            return count

@@ -1,0 +1,153 @@
+"""The rk: vocabulary (https://w3id.org/rulekb#) as a closed rdflib namespace.
+
+GENERATED from ontology/rulekb.ttl by `python -m kb.vocabgen`: do not edit by hand;
+edit the Turtle and regenerate (a test fails while this file is stale).
+"""
+
+from rdflib.namespace import DefinedNamespace, Namespace
+from rdflib.term import URIRef
+
+NAMESPACE = "https://w3id.org/rulekb#"
+ONTOLOGY_IRI = "https://w3id.org/rulekb"
+VERSION_IRI = "https://w3id.org/rulekb/0.1.0"
+VERSION = "0.1.0"
+
+
+class RK(DefinedNamespace):
+    """rulekb ontology 0.1.0: 36 classes, 17 object properties, 13 datatype properties, 1 annotation property, 53 individuals.
+
+    Closed: an attribute that is not a term of the ontology raises AttributeError.
+    """
+
+    _fail = True
+    _NS = Namespace(NAMESPACE)
+
+    # Classes
+    Ability: URIRef  # Something an object (or, through an effect, a player) has that lets it affect the game, or an activated or triggered ability on the stack. Only abilities on the stack are objects, so this class is not a kind of object.
+    AbilityOnTheStack: URIRef  # An activated or triggered ability (or a copy of one) while it is on the stack. Such an ability is an object and has a controller, but it is not a spell.
+    ActivatedAbility: URIRef  # An ability with a cost and an effect that a player may activate; most go on the stack.
+    Card: URIRef  # A Magic card, or an object that a Magic card represents. Tokens, emblems and copies are not cards, even when a piece of cardboard stands for them.
+    CardType: URIRef  # A card type; its individuals are the card types the current rules list. Every object other than an ability on the stack has one or more, even when it is not a card.
+    Characteristic: URIRef  # A kind of information that the rules count as a characteristic of an object (name, mana cost, color, ...). Its individuals are those kinds, as the current rules list them; an object may have some or all of them.
+    Citation: URIRef  # A cross-reference as written in a rule, example or glossary entry (e.g. "rules 510.1c-d"), kept whether or not a rule of the same edition answers to it; without a target it is dangling.
+    ControlledObject: URIRef  # Any object that has a controller. A defined class: a reasoner finds that spells, permanents, emblems and abilities on the stack belong to it, from what the rules say of each.
+    CopyOfACard: URIRef  # An object made as a copy of a card. It is not a card, and it stops existing anywhere but on the stack or the battlefield; cast, it is a spell.
+    CopyOfASpell: URIRef  # A copy of a spell put onto the stack. It is a spell although no card stands for it, and it stops existing anywhere but on the stack.
+    Counter: URIRef  # A marker put on an object or a player that changes its characteristics or interacts with rules and effects. Counters are not objects and have no characteristics; a counter is not a token, and a token is not a counter.
+    DocumentUnit: URIRef  # A unit of one edition that has a place in its order: a part, section, rule, example or glossary entry.
+    Edition: URIRef  # One published text of the Comprehensive Rules in one language, named by language and date (e.g. en/2011-09-30). As a provenance entity it may be derived from another edition (a translation, a copy on a rules site).
+    Emblem: URIRef  # An object in the command zone that has abilities and usually nothing else; the player who gets it owns and controls it. It is neither a card, a token, a spell nor a permanent, and emblem is not a card type.
+    Example: URIRef  # An example paragraph that belongs to a rule in one edition.
+    GameObject: URIRef  # What the rules call an object: a card, a copy of a card, a token, a spell, a permanent, an emblem, or an activated or triggered ability on the stack, and nothing else. Players, counters and zones are not objects.
+    GlossaryEntry: URIRef  # A term and its definition in the glossary of one edition.
+    Lineage: URIRef  # One rule followed across editions, even when it is renumbered: the chain of its versions found by aligning editions.
+    LoyaltyAbility: URIRef  # An activated ability with a loyalty symbol in its cost, normally a planeswalker's.
+    ManaAbility: URIRef  # An activated or triggered ability that can add mana, has no target and is not a loyalty ability. It does not use the stack.
+    NotACharacteristic: URIRef  # Information about an object that the rules say is not one of its characteristics, such as its owner, its controller or whether it is tapped.
+    NotAZone: URIRef  # A place the rules name that is not a zone under the current rules, such as outside the game, or the phased-out zone of older editions.
+    ObjectOnTheStack: URIRef  # Any object in the stack zone. A defined class: a reasoner finds which kinds of object belong to it (spells, copies of spells, abilities on the stack).
+    ObsoleteRule: URIRef  # A rule or game mechanism that older editions had and the current rules no longer have.
+    Part: URIRef  # A top-level division of an edition, numbered with one digit (e.g. 1, game concepts).
+    Permanent: URIRef  # A card or a token on the battlefield, and only that. Every permanent has an owner and a controller.
+    Player: URIRef  # One of the people in a game. A player is not an object.
+    Rule: URIRef  # A numbered rule or subrule as worded in one edition (e.g. 111.2 or 111.2a). The same rule in another edition or language is another resource, linked to this one by version and translation links.
+    Section: URIRef  # A division of a part, numbered with three digits (e.g. 111).
+    Spell: URIRef  # A card, a copy of a card or a copy of a spell while it is on the stack. Every spell has an owner and a controller.
+    SpellAbility: URIRef  # Instructions followed while an instant or sorcery spell resolves.
+    StaticAbility: URIRef  # An ability written as a statement that is simply true; it never uses the stack.
+    Supertype: URIRef  # A supertype, printed before an object's card types; its individuals are the supertypes the current rules list.
+    Token: URIRef  # An object standing for a permanent that no card represents. It is created by a spell, ability or rule, its owner is the player who created it, it is not a card, and it stops existing once it is anywhere but the battlefield.
+    TriggeredAbility: URIRef  # An ability with a trigger condition and an effect; when the event happens it triggers and, in most cases, goes on the stack.
+    Zone: URIRef  # A place where objects can be during a game; its individuals are the zones of the current rules.
+
+    # Object properties
+    citationTarget: URIRef  # The rule, section or part of the same edition that a citation names; a citation without one is dangling.
+    controller: URIRef  # The player who controls an object. Objects on the stack or the battlefield have one, as do emblems and a few others; other objects have none. At most one.
+    definedBy: URIRef  # Links a concept to a rule or glossary entry, in some edition, whose text defines it.
+    defines: URIRef  # Links a glossary entry to the concept its term names.
+    hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
+    hasExample: URIRef  # Links a rule to one of its example paragraphs.
+    inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
+    inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
+    lineage: URIRef  # The lineage a version of a rule belongs to.
+    mentions: URIRef  # Links a rule (or an example or glossary entry) to a concept its text uses.
+    nextVersion: URIRef  # The same rule in the next edition of the same language; the inverse of previous version.
+    owner: URIRef  # The player an object belongs to for the game: for a card, who started the game with it (or brought it in); for a token, who created it; for a copy of a spell, who put it on the stack. At most one.
+    parent: URIRef  # The unit a rule or section sits directly under in the same edition: a subrule's rule (111.2a under 111.2), a rule's section (111.2 under 111), a section's part (111 under 1).
+    previousVersion: URIRef  # The same rule in the previous edition of the same language, possibly renumbered or reworded.
+    referencedBy: URIRef  # The inverse of references: the rules, examples and glossary entries that cite this rule, section or part.
+    references: URIRef  # A resolved cross-reference: the rule, section or part of the same edition that a rule, example or glossary entry cites.
+    translationOf: URIRef  # Links a French rule to the English rule it translates.
+
+    # Datatype properties
+    citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several.
+    citedText: URIRef  # A citation as written, e.g. "rules 510.1c-d" or "cf. règle 601".
+    danglingNumber: URIRef  # A number a citation names that its edition does not have: the citation is kept as written and this marks what it could not resolve.
+    definition: URIRef  # The definition text of a glossary entry, tagged with the edition's language.
+    editionId: URIRef  # The short id of an edition, language and date: "en/2011-09-30".
+    effectiveDate: URIRef  # The date from which an edition applies, as the text states it; the value is an xsd:date.
+    number: URIRef  # The normalised number of a part ("1"), section ("111"), rule ("111.2") or subrule ("111.2a"), without a trailing dot.
+    order: URIRef  # The position of a unit in its edition (of an example, among its rule's examples), so the edition can be read back in its printed order.
+    partial: URIRef  # True when an edition is known only in part: an excerpt, a truncated copy, or some pages of a rules site.
+    printedNumber: URIRef  # The number as misprinted in the source, kept when the normalised number differs from it (e.g. 432.2b printed for 423.2b).
+    term: URIRef  # The term a glossary entry defines, as printed, tagged with the edition's language.
+    text: URIRef  # The text of a rule or example as worded in its edition, tagged with the edition's language.
+    warning: URIRef  # A problem found while reading the source, kept for the reader (e.g. a misprinted number read back, a truncated file).
+
+    # Annotation properties
+    denotes: URIRef  # Links a concept to the class or individual of the game-concept layer it names (e.g. the concept "token" to rk:Token). An annotation property, so a knowledge base using it stays in OWL 2 DL.
+
+    # Individuals
+    cardTypeArtifact: URIRef  # card type: artifact
+    cardTypeBattle: URIRef  # card type: battle. A permanent card type, in the rules since 2023.
+    cardTypeConspiracy: URIRef  # card type: conspiracy. A card type of the Conspiracy Draft variant; such cards start the game in the command zone.
+    cardTypeCreature: URIRef  # card type: creature
+    cardTypeDungeon: URIRef  # card type: dungeon
+    cardTypeEnchantment: URIRef  # card type: enchantment
+    cardTypeInstant: URIRef  # card type: instant
+    cardTypeKindred: URIRef  # card type: kindred. The card type called "tribal" until 2024; cards printed as tribal have been given errata.
+    cardTypeLand: URIRef  # card type: land
+    cardTypePhenomenon: URIRef  # card type: phenomenon
+    cardTypePlane: URIRef  # card type: plane
+    cardTypePlaneswalker: URIRef  # card type: planeswalker
+    cardTypeScheme: URIRef  # card type: scheme
+    cardTypeSorcery: URIRef  # card type: sorcery
+    cardTypeVanguard: URIRef  # card type: vanguard
+    characteristicAbilities: URIRef  # characteristic: abilities
+    characteristicCardType: URIRef  # characteristic: card type. Called "type" in the characteristics list until 2007.
+    characteristicColor: URIRef  # characteristic: color
+    characteristicColorIndicator: URIRef  # characteristic: color indicator. Listed as a characteristic since 2011.
+    characteristicDefense: URIRef  # characteristic: defense. Listed as a characteristic since 2023, with the battle card type.
+    characteristicHandModifier: URIRef  # characteristic: hand modifier. Found on vanguard cards; listed as a characteristic since 2009.
+    characteristicLifeModifier: URIRef  # characteristic: life modifier. Found on vanguard cards; listed as a characteristic since 2009.
+    characteristicLoyalty: URIRef  # characteristic: loyalty. Listed as a characteristic since 2007.
+    characteristicManaCost: URIRef  # characteristic: mana cost
+    characteristicName: URIRef  # characteristic: name
+    characteristicPower: URIRef  # characteristic: power
+    characteristicRulesText: URIRef  # characteristic: rules text
+    characteristicSubtype: URIRef  # characteristic: subtype
+    characteristicSupertype: URIRef  # characteristic: supertype
+    characteristicToughness: URIRef  # characteristic: toughness
+    combatDamageOnTheStack: URIRef  # obsolete rule: combat damage on the stack. Older rules put combat damage on the stack as an object before it was dealt; removed in 2009.
+    infoController: URIRef  # not a characteristic: controller. Who controls an object is not one of its characteristics (see the property rk:controller).
+    infoEnchantedObject: URIRef  # not a characteristic: what an Aura enchants
+    infoExpansionSymbol: URIRef  # not a characteristic: expansion symbol. Listed among the characteristics until the 2013 editions; the current list leaves it out, so it is no longer one.
+    infoOwner: URIRef  # not a characteristic: owner. Who owns an object is not one of its characteristics (see the property rk:owner).
+    infoStatus: URIRef  # not a characteristic: status. A permanent's physical state: tapped or untapped, flipped or not, face up or down, phased in or out. Status may affect characteristics but is not one.
+    infoTarget: URIRef  # not a characteristic: target of a spell
+    manaBurn: URIRef  # obsolete rule: mana burn. Older rules made a player lose life for mana left unspent; removed in 2009.
+    outsideTheGame: URIRef  # not a zone: outside the game. Where an object is when it is in none of the game's zones (e.g. a sideboard). The rules say outside the game is not a zone.
+    phasedOutZone: URIRef  # not a zone: phased-out zone. A zone of the rules until 2009, where phased-out permanents went. Today phasing is a status of a permanent on the battlefield, not a zone.
+    supertypeBasic: URIRef  # supertype: basic. A land with this supertype is a basic land.
+    supertypeLegendary: URIRef  # supertype: legendary. Subject to the legend rule. The earliest editions also had a "Legend" creature type, a different thing.
+    supertypeOngoing: URIRef  # supertype: ongoing. Found only on scheme cards; listed among the supertypes since 2010.
+    supertypeSnow: URIRef  # supertype: snow
+    supertypeWorld: URIRef  # supertype: world. Subject to the world rule.
+    zoneAnte: URIRef  # zone: ante. The zone of the optional ante variant, used by some older cards.
+    zoneBattlefield: URIRef  # zone: battlefield. The shared zone where permanents are. Called "in play" ("en jeu") before the 2009 rules.
+    zoneCommand: URIRef  # zone: command. A zone for special objects with an effect on the whole game (emblems, planes, schemes, ...); in the rules since 2009.
+    zoneExile: URIRef  # zone: exile. A holding area for objects. Called "removed from the game" before the 2009 rules.
+    zoneGraveyard: URIRef  # zone: graveyard. Each player's discard pile; a public zone.
+    zoneHand: URIRef  # zone: hand. Where a player holds the cards they have drawn; a hidden zone.
+    zoneLibrary: URIRef  # zone: library. Each player's face-down draw pile; a hidden zone.
+    zoneStack: URIRef  # zone: stack. The shared zone where spells and abilities wait to resolve.

@@ -1,0 +1,11 @@
+"""Named SPARQL queries: one ``NAME.rq`` per query, QC checks in ``checks/``.
+
+This package only holds the files (loaded with importlib.resources); the
+registry that reads their headers and runs them is :mod:`kb.queries`.
+"""
+
+from importlib import resources
+
+
+def files():
+    return resources.files(__name__)
