@@ -13,8 +13,8 @@ file carries only its own logic. QC checks live in ``queries/checks/`` as
 ``NAME-violation.rq``: any row they return is a violation -- of the KB
 (``# severity: violation``, the default) or of the source text the KB keeps as
 written (``# severity: warning``, e.g. a rule citing a number its edition lacks).
-Parameters are bound by a VALUES block opening the outer WHERE clause, so a
-parameter cannot be used inside a subquery. Both the CLI and the
+Parameters are bound by a VALUES block opening every WHERE clause (subqueries
+included: a parameter is a constant of the whole query). Both the CLI and the
 web endpoint use this one registry; SPARQL is never assembled in Python.
 """
 

@@ -81,7 +81,7 @@ _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
 
 def bind_values(sparql: str, bindings: dict | None) -> str:
-    """Bind parameters with a VALUES block opening the outer WHERE clause.
+    """Bind parameters with a VALUES block opening each WHERE clause.
 
     Terms are serialised by pyoxigraph (IRIs checked, literals escaped), never
     pasted as text. At the top of the WHERE clause the values drive the join:
@@ -94,10 +94,11 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     names = " ".join(f"?{name}" for name in bindings)
     values = " ".join(str(_term(value)) for value in bindings.values())
     block = f"VALUES ({names}) {{ ({values}) }}"
-    match = _WHERE.search(sparql)
-    if match is None:
+    if not _WHERE.search(sparql):
         return f"{sparql}\n{block}"
-    return f"{sparql[: match.end()]}\n  {block}\n{sparql[match.end():]}"
+    # every WHERE clause, subqueries included: parameters are constants of the
+    # whole query, and a subquery is evaluated before the outer VALUES reaches it
+    return _WHERE.sub(lambda m: f"{m.group(0)}\n  {block}\n", sparql)
 
 
 def _term(value) -> ox.NamedNode | ox.Literal:

@@ -72,7 +72,8 @@ def test_rules_know_who_cites_them(corpus_kb):
 def test_concepts_are_bilingual_where_the_ontology_knows_the_french(corpus_kb):
     store, _ = corpus_kb
     rows = service.run(store, "concept", concept="propriétaire")
-    assert rows and {r["label"] for r in rows} >= {"Owner", "propriétaire"}
+    assert {r["label"] for r in rows} == {"Owner", "propriétaire"}
+    assert any(r["edition"] == "en/2026-01-16" for r in service.run(store, "concept-rules", concept="owner"))
     french = service.rule(store, "fr/2011-02-04", "111.2")
     assert {"Owner", "Spell"} <= {c["label"] for c in french["concepts"]}
     denotes = store.select(

@@ -64,7 +64,8 @@ def test_concepts_come_from_the_glossary_and_are_mentioned_by_rules(fixture_kb):
     store, _ = fixture_kb
     concepts = {c["label"] for c in service.rule(store, ED, "101.1")["concepts"]}
     assert "Gadget" in concepts
-    rows = service.run(store, "concept", concept="gadget")
+    assert [r["label"] for r in service.run(store, "concept", concept="GADGET")] == ["Gadget"]
+    rows = service.run(store, "concept-rules", concept="gadget")
     assert {r["defining_rule"] for r in rows} == {"101.1"}
     mentions = service.run(store, "concept-mentions", edition=ED, concept="rusty")
     assert [r["number"] for r in mentions] == ["101.2"]
