@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from .errors import NotFound, QueryError
-from .iris import Minter
 from .store import RDF_FORMATS
 
 
-def export(store, edition: str | None, rdf_format: str, base: str | None = None) -> bytes:
+def export(store, edition: str | None, rdf_format: str) -> bytes:
     if rdf_format not in RDF_FORMATS:
         raise QueryError(f"unknown RDF format {rdf_format!r} (one of: {', '.join(RDF_FORMATS)})")
     if edition is None:
         return store.export(None, rdf_format)
-    graph = _edition_graph(store, edition, base)
+    graph = _edition_graph(store, edition)
     return store.export(graph, rdf_format)
 
 
-def _edition_graph(store, edition: str, base: str | None) -> str:
+def _edition_graph(store, edition: str) -> str:
     from . import service
 
     rows = service.run(store, "edition-exists", edition=edition)

@@ -77,7 +77,10 @@ class Answer:
     media_type: str
 
 
-_WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
+# A WHERE clause to open with the VALUES block -- not one whose group is a bare
+# sub-SELECT ("WHERE { SELECT ... }"): that subquery's own WHERE gets it.
+_WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def bind_values(sparql: str, bindings: dict | None) -> str:
@@ -91,8 +94,19 @@ def bind_values(sparql: str, bindings: dict | None) -> str:
     """
     if not bindings:
         return sparql
+    terms = []
+    for name, value in bindings.items():
+        if not _NAME.match(str(name)):
+            raise QueryError(f"invalid parameter name {name!r} (letters, digits and _)")
+        try:
+            term = _term(value)
+        except ValueError as exc:
+            raise QueryError(f"parameter {name}: {exc} in {value!r}") from None
+        if isinstance(term, ox.BlankNode):
+            raise QueryError(f"parameter {name}: a blank node cannot be bound")
+        terms.append(str(term))
     names = " ".join(f"?{name}" for name in bindings)
-    values = " ".join(str(_term(value)) for value in bindings.values())
+    values = " ".join(terms)
     block = f"VALUES ({names}) {{ ({values}) }}"
     if not _WHERE.search(sparql):
         return f"{sparql}\n{block}"
@@ -107,7 +121,7 @@ def _term(value) -> ox.NamedNode | ox.Literal:
         return value
     text = str(value)
     if text.startswith(("http://", "https://", "urn:")) and " " not in text:
-        return ox.NamedNode(text)
+        return ox.NamedNode(text)  # ValueError on a bad IRI: bind_values says which parameter
     return ox.Literal(text)
 
 
