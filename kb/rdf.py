@@ -88,22 +88,16 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
         yield q(ed, C["warning"], ox.Literal(str(warning)))
 
     numbered: dict[str, ox.NamedNode] = {}
-    for part in edition.parts:
-        node = numbered[part.number] = ox.NamedNode(mint.part(eid, part.number))
-        yield q(node, TYPE, C["Part"])
-        yield q(node, C["number"], ox.Literal(part.number))
-        yield q(node, TITLE, text(part.title))
-        yield q(node, C["order"], _int(part.order))
+    headings = [("Part", h) for h in edition.parts] + [("Section", h) for h in edition.sections]
+    for kind, heading in headings:  # parts first: a section's parent is its part
+        node = numbered[heading.number] = ox.NamedNode(mint.numbered(eid, heading.number))
+        yield q(node, TYPE, C[kind])
+        yield q(node, C["number"], ox.Literal(heading.number))
+        yield q(node, TITLE, text(heading.title))
+        yield q(node, C["order"], _int(heading.order))
         yield q(node, C["inEdition"], ed)
-    for section in edition.sections:
-        node = numbered[section.number] = ox.NamedNode(mint.section(eid, section.number))
-        yield q(node, TYPE, C["Section"])
-        yield q(node, C["number"], ox.Literal(section.number))
-        yield q(node, TITLE, text(section.title))
-        yield q(node, C["order"], _int(section.order))
-        yield q(node, C["inEdition"], ed)
-        if section.number[0] in numbered:
-            yield q(node, C["parent"], numbered[section.number[0]])
+        if kind == "Section" and heading.number[0] in numbered:
+            yield q(node, C["parent"], numbered[heading.number[0]])
     for rule in edition.rules:
         numbered[rule.number] = ox.NamedNode(mint.rule(eid, rule.number))
 

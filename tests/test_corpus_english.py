@@ -3,7 +3,6 @@ corpus MANIFEST, and rendered back to its own text word for word."""
 
 from __future__ import annotations
 
-import csv
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,21 +12,13 @@ from ingest import numbers
 from ingest.decode import decode
 from ingest.parse import parse_file
 from ingest.render import round_trip
-from kb.corpus import corpus_dir
+
+from .helpers import manifest_rows
 
 pytestmark = pytest.mark.corpus
 
 
-def _manifest_rows() -> list[dict]:
-    root = corpus_dir()
-    manifest = root / "en" / "MANIFEST.tsv" if root else None
-    if manifest is None or not manifest.exists():
-        return [{"file": "MISSING"}]  # one case, which fails in CI through the corpus fixture
-    with manifest.open(encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-ROWS = _manifest_rows()
+ROWS = manifest_rows("en", "file")
 
 
 @lru_cache(maxsize=None)

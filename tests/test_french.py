@@ -9,7 +9,6 @@ the end need no corpus.
 
 from __future__ import annotations
 
-import csv
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -20,21 +19,11 @@ from ingest import dates, formats, language, numbers
 from ingest.errors import NotRulesError
 from ingest.parse import parse_bytes, parse_path
 from ingest.render import normalise_words, round_trip
-from kb.corpus import corpus_dir
 
-from .helpers import run_cli
-
-
-def _manifest_rows() -> list[dict]:
-    root = corpus_dir()
-    manifest = root / "fr" / "MANIFEST.tsv" if root else None
-    if manifest is None or not manifest.exists():
-        return [{"path": "MISSING"}]  # one case, which fails in CI through the corpus fixture
-    with manifest.open(encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
+from .helpers import manifest_rows, run_cli
 
 
-ROWS = _manifest_rows()
+ROWS = manifest_rows("fr", "path")
 RULE_ROWS = [r for r in ROWS if not r["path"].startswith("no-rules/")]
 NO_RULE_ROWS = [r for r in ROWS if r["path"].startswith("no-rules/")] or ROWS[:1]
 
