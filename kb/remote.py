@@ -51,7 +51,6 @@ import http.client
 import itertools
 import json
 import os
-import re
 import time
 import urllib.error
 import urllib.request
