@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 36 classes, 17 object properties, 13 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 38 classes, 21 object properties, 20 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -40,6 +40,7 @@ class RK(DefinedNamespace):
     Example: URIRef  # An example paragraph that belongs to a rule in one edition.
     GameObject: URIRef  # What the rules call an object: a card, a copy of a card, a token, a spell, a permanent, an emblem, or an activated or triggered ability on the stack, and nothing else. Players, counters and zones are not objects.
     GlossaryEntry: URIRef  # A term and its definition in the glossary of one edition.
+    InferredStatement: URIRef  # A statement no rule states, derived by a reasoner from the statements of one edition and the ontology; rk:derivedFrom names what it was derived from.
     Lineage: URIRef  # One rule followed across editions, even when it is renumbered: the chain of its versions found by aligning editions.
     LoyaltyAbility: URIRef  # An activated ability with a loyalty symbol in its cost, normally a planeswalker's.
     ManaAbility: URIRef  # An activated or triggered ability that can add mana, has no target and is not a loyalty ability. It does not use the stack.
@@ -54,6 +55,7 @@ class RK(DefinedNamespace):
     Section: URIRef  # A division of a part, numbered with three digits (e.g. 111).
     Spell: URIRef  # A card, a copy of a card or a copy of a spell while it is on the stack. Every spell has an owner and a controller.
     SpellAbility: URIRef  # Instructions followed while an instant or sorcery spell resolves.
+    Statement: URIRef  # What one sentence of a rule says a concept is (a kind of something, its owner, its controller, its members, or what it is not), in a structured form that can be compared across editions and languages.
     StaticAbility: URIRef  # An ability written as a statement that is simply true; it never uses the stack.
     Supertype: URIRef  # A supertype, printed before an object's card types; its individuals are the supertypes the current rules list.
     Token: URIRef  # An object standing for a permanent that no card represents. It is created by a spell, ability or rule, its owner is the player who created it, it is not a card, and it stops existing once it is anywhere but the battlefield.
@@ -61,10 +63,12 @@ class RK(DefinedNamespace):
     Zone: URIRef  # A place where objects can be during a game; its individuals are the zones of the current rules.
 
     # Object properties
+    aboutConcept: URIRef  # The concept a definitional statement defines.
     citationTarget: URIRef  # The rule, section or part of the same edition that a citation names; a citation without one is dangling.
     controller: URIRef  # The player who controls an object. Objects on the stack or the battlefield have one, as do emblems and a few others; other objects have none. At most one.
     definedBy: URIRef  # Links a concept to a rule or glossary entry, in some edition, whose text defines it.
     defines: URIRef  # Links a glossary entry to the concept its term names.
+    derivedFrom: URIRef  # A statement an inferred statement was derived from: together they are its explanation.
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
@@ -77,21 +81,30 @@ class RK(DefinedNamespace):
     previousVersion: URIRef  # The same rule in the previous edition of the same language, possibly renumbered or reworded.
     referencedBy: URIRef  # The inverse of references: the rules, examples and glossary entries that cite this rule, section or part.
     references: URIRef  # A resolved cross-reference: the rule, section or part of the same edition that a rule, example or glossary entry cites.
+    statedIn: URIRef  # The rule whose sentence makes the statement.
     translationOf: URIRef  # Links a French rule to the English rule it translates.
+    valueConcept: URIRef  # The concept a statement's value names, when it names one (the card in 'a spell is a card'; each member of a list).
 
     # Datatype properties
+    aspect: URIRef  # What a statement says about its concept: is-a (a kind of), kinds (exactly these kinds), members (exactly these members), owner, controller, or not-a.
     citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several.
     citedText: URIRef  # A citation as written, e.g. "rules 510.1c-d" or "cf. règle 601".
     danglingNumber: URIRef  # A number a citation names that its edition does not have: the citation is kept as written and this marks what it could not resolve.
     definition: URIRef  # The definition text of a glossary entry, tagged with the edition's language.
     editionId: URIRef  # The short id of an edition, language and date: "en/2011-09-30".
     effectiveDate: URIRef  # The date from which an edition applies, as the text states it; the value is an xsd:date.
+    member: URIRef  # One member of the list a kinds or members statement gives, normalised.
+    negated: URIRef  # True when the statement says what its concept is not.
     number: URIRef  # The normalised number of a part ("1"), section ("111"), rule ("111.2") or subrule ("111.2a"), without a trailing dot.
     order: URIRef  # The position of a unit in its edition (of an example, among its rule's examples), so the edition can be read back in its printed order.
     partial: URIRef  # True when an edition is known only in part: an excerpt, a truncated copy, or some pages of a rules site.
     printedNumber: URIRef  # The number as misprinted in the source, kept when the normalised number differs from it (e.g. 432.2b printed for 423.2b).
+    qualifier: URIRef  # A condition the statement holds under ('on the stack', 'by default').
+    reasoner: URIRef  # The reasoner that derived an inferred statement (HermiT, OWL 2 RL).
+    sentence: URIRef  # The sentence of the rule that makes the statement, as printed.
     term: URIRef  # The term a glossary entry defines, as printed, tagged with the edition's language.
     text: URIRef  # The text of a rule or example as worded in its edition, tagged with the edition's language.
+    value: URIRef  # A statement's value, normalised so that a rewording compares equal (e.g. 'card', 'player who created it').
     warning: URIRef  # A problem found while reading the source, kept for the reader (e.g. a misprinted number read back, a truncated file).
 
     # Annotation properties
