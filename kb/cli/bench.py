@@ -90,3 +90,57 @@ def bench_kb_command(
         stdout.print(f"  {name:24} oxigraph {row['oxigraph_ms']:8.2f}{rdflib_part}", highlight=False)
     if figures["rdflib_ratio_median"]:
         stdout.print(f"median ratio rdflib/oxigraph: x{figures['rdflib_ratio_median']:,.0f}", highlight=False)
+
+
+@bench_app.command("definitions")
+def bench_definitions(
+    gold: str = typer.Option(None, "--gold", help="Gold set (default: the project's tests/data/definitions_gold.tsv)."),
+    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
+    format: Format = FormatOption,
+) -> None:
+    """Definition extraction: precision and recall on the gold set (overall, by language, by era), every
+    miss and false positive by name, and the extraction speed over the whole English corpus."""
+    from pathlib import Path
+
+    from ..definitions_eval import GOLD, evaluate, extraction_speed, load_gold
+
+    root = Path(corpus) if corpus else corpus_dir()
+    if root is None or not (root / "en").is_dir():
+        fail("no corpus found (set RULEKB_CORPUS or pass --corpus)")
+    with errors_as_exit_codes():
+        figures = evaluate(load_gold(gold or GOLD), root)
+        figures["speed"] = extraction_speed(root / "en")
+    if format is Format.json:
+        emit_json(figures)
+        return
+
+    def line(label: str, s: dict) -> str:
+        return (f"  {label:10} precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
+                f"({s['true_positives']} of {s['statements']} statements, {s['false_positives']} false positives)")
+
+    stdout.print(
+        f"gold set: {figures['sentences']} sentences ({figures['negative_sentences']} make no statement), "
+        + ", ".join(f"{n} {k}" for k, n in sorted(figures["sentences_by_language"].items())) + "; "
+        + ", ".join(f"{n} {k}" for k, n in sorted(figures["sentences_by_era"].items())),
+        highlight=False,
+    )
+    stdout.print(line("overall", figures["overall"]), highlight=False)
+    for group in ("by_language", "by_era", "by_set"):
+        for key, score in figures[group].items():
+            stdout.print(line(key, score), highlight=False)
+    stdout.print(f"misses ({len(figures['misses'])}):", highlight=False)
+    for miss in figures["misses"]:
+        note = f"  [{miss['note']}]" if miss["note"] else ""
+        stdout.print(f"  {miss['row']}: {miss['statement']}{note}", highlight=False, markup=False)
+    stdout.print(f"false positives ({len(figures['false_positives'])}):", highlight=False)
+    for fp in figures["false_positives"]:
+        stdout.print(f"  {fp['row']}: {fp['statement']}  <- {fp['sentence']}", highlight=False, markup=False)
+    speed = figures["speed"]
+    stdout.print(
+        f"speed: {speed['statements']:,} statements from {speed['editions']} English editions in "
+        f"{speed['seconds']:.2f} s ({speed['statements_per_second']:,.0f}/s, {speed['per_edition_ms_median']:.1f} ms "
+        f"per edition, median); statements per edition: median {speed['statements_per_edition_median']}, "
+        f"min {speed['statements_per_edition_min']} ({speed['fewest_statements_edition']}), "
+        f"max {speed['statements_per_edition_max']}; parsing took {speed['parse_seconds']:.1f} s",
+        highlight=False,
+    )
