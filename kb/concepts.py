@@ -28,9 +28,27 @@ _WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)
 MIN_LABEL = 3  # "X" and "AP" would match everywhere
 
 
+# words whose final s is not a plural
+_NOT_PLURAL = frozenset({"plains", "status", "dies", "becomes", "monstrous", "poisonous", "ravenous", "ones"})
+
+
 def concept_key(term: str) -> str:
-    """The concept a glossary term names: case, "(Obsolete)" and accents aside."""
-    return slug(_OBSOLETE.sub("", term))
+    """The concept a glossary term names, the same in every edition: case,
+    "(Obsolete)", accents, apostrophes and a plural last word aside
+    ("Characteristics" -> "characteristic", "Turn Markers" -> "turn-marker")."""
+    key = slug(_OBSOLETE.sub("", term))
+    head, _, last = key.rpartition("-")
+    if last not in _NOT_PLURAL and not last.endswith(("ss", "us", "is", "as", "os")):
+        singular = _norm(last)
+        key = f"{head}-{singular}" if head else singular
+    return key
+
+
+def label_keys(term: str) -> list[str]:
+    """The keys a term answers to: its own, and each part of a comma list
+    ("Control, Controller" also answers to "control" and "controller")."""
+    parts = [p for p in re.split(r",\s*", _OBSOLETE.sub("", term)) if p.strip()]
+    return list(dict.fromkeys([concept_key(term)] + ([concept_key(p) for p in parts] if len(parts) > 1 else [])))
 
 
 @dataclass
@@ -63,6 +81,10 @@ def collect(editions: list[Edition]) -> dict[str, Concept]:
             concept = concepts.setdefault(key, Concept(key))
             label = _OBSOLETE.sub("", entry.term)
             concept.add_label(edition.language, label, preferred=True)
+            parts = [p.strip() for p in label.split(",") if p.strip()]
+            if len(parts) > 1:  # "Control, Controller": each part is a name of the concept
+                for part in parts:
+                    concept.add_label(edition.language, part)
             concept.definition[edition.language] = entry.definition
             concept.obsolete = bool(_OBSOLETE.search(entry.term))
             concept.entries.append((edition.id, entry.term))
@@ -72,9 +94,11 @@ def collect(editions: list[Edition]) -> dict[str, Concept]:
 
 def add_ontology_labels(concepts: dict[str, Concept], labels: dict[str, dict[str, list[str]]]) -> None:
     """French (and extra English) labels from the ontology's game-concept layer,
-    keyed by the English label's concept key."""
+    keyed by the English label's concept key ("controller" reaches the glossary's
+    "Control, Controller" through its comma parts)."""
+    keys = KeyIndex(concepts)
     for key, by_lang in labels.items():
-        concept = concepts.get(key)
+        concept = concepts.get(keys.concept_for(key) or key)
         if concept is None:
             continue
         for lang, values in by_lang.items():
@@ -83,6 +107,32 @@ def add_ontology_labels(concepts: dict[str, Concept], labels: dict[str, dict[str
                 continue
             for value in values:
                 concept.add_label(lang, value)
+
+
+class KeyIndex:
+    """Which concept a key names: its own key, or a key of one of its English
+    labels ("controller" names the concept of "Control, Controller")."""
+
+    def __init__(self, concepts: dict[str, Concept]):
+        self.concepts = concepts
+        self.keys: dict[str, str] = {}
+        for concept in concepts.values():
+            self.keys.setdefault(concept.key, concept.key)
+        for concept in concepts.values():
+            for label in concept.labels.get("en", []):
+                for key in label_keys(label):
+                    self.keys.setdefault(key, concept.key)
+
+    def concept_for(self, key: str, create: bool = False) -> str | None:
+        """The concept key ``key`` names; with ``create``, a new concept for a
+        key no glossary has (statements name "copy-of-a-spell", "ability-on-the-stack")."""
+        found = self.keys.get(key) or self.keys.get(concept_key(key.replace("-", " ")))
+        if found or not create:
+            return found
+        concept = self.concepts[key] = Concept(key)
+        concept.add_label("en", key.replace("-", " "), preferred=True)
+        self.keys[key] = key
+        return key
 
 
 class Matcher:

@@ -8,6 +8,8 @@ Shapes (DESIGN.md):
 - ``{base}edition/en/2011-09-30/rule/111.2``           a rule as worded in that edition
 - ``{base}edition/en/2011-09-30/rule/111.2/example/1`` its first example
 - ``{base}edition/en/2011-09-30/rule/111.2/citation/1`` its first citation of another rule
+- ``{base}edition/en/2011-09-30/rule/111.2/statement/1`` a definitional statement it makes
+- ``{base}edition/en/2011-09-30/inferred/3``           a statement a reasoner inferred for it
 - ``{base}edition/en/2011-09-30/glossary/owner``       a glossary entry
 - ``{base}concept/owner``                              a game concept, bilingual, version-independent
 - ``{base}lineage/{id}``                               one rule across editions
@@ -35,7 +37,9 @@ def base_iri(base: str | None = None) -> str:
 def slug(term: str) -> str:
     """A glossary term as a path segment: "Mana Ability" -> "mana-ability",
     "Contrôleur" -> "controleur", "You/Your" -> "you-your"."""
-    text = unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode("ascii")
+    # an apostrophe, however printed (’ ' or a lost character), joins its word: "City’s" -> "citys"
+    text = re.sub(r"(?<=\w)['’?\ufffd](?=\w)", "", term)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     text = re.sub(r"[^A-Za-z0-9]+", "-", text.lower()).strip("-")
     return text or "term"
 
@@ -73,6 +77,12 @@ class Minter:
 
     def citation(self, owner_iri: str, index: int) -> str:
         return f"{owner_iri}/citation/{index}"
+
+    def statement(self, edition_id: str, number: str, index: int) -> str:
+        return f"{self.rule(edition_id, number)}/statement/{index}"
+
+    def inferred(self, edition_id: str, index: int) -> str:
+        return f"{self.edition(edition_id)}/inferred/{index}"
 
     def glossary(self, edition_id: str, term_slug: str) -> str:
         return f"{self.base}edition/{edition_id}/glossary/{term_slug}"
