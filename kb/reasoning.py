@@ -5,16 +5,21 @@
   inconsistency, Pellet's explanation names the clashing axioms. Both need Java.
 - ``dl_profile_violations``: the OWL 2 DL profile check of the OWL API bundled in
   HermiT's jar (what Protégé would complain about). Needs a JDK 11+.
+- ``pellet_explanations``: Pellet's justifications (subsumption, disjointness,
+  unsatisfiability, inconsistency) for many questions in one JVM, each axiom named by
+  the identifier annotation it carries (kb.axioms annotates every axiom).
 - ``materialise_rl``: OWL 2 RL materialisation with owlrl, pure Python.
 - ``check_shapes``: SHACL validation (pyshacl) against ``ontology/shapes.ttl``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -47,7 +52,16 @@ class JavaMissingError(ReasonerError):
 
 
 def java_executable() -> str | None:
-    """The ``java`` to run: ``$JAVA_HOME/bin/java`` if it exists, else the one on PATH."""
+    """The ``java`` to run: ``RULEKB_JAVA``, else a path given to owlready2
+    (``owlready2.JAVA_EXE = "/opt/jdk/bin/java"``), else ``$JAVA_HOME/bin/java`` if it
+    exists, else the one on PATH. An explicit choice is used as given, even if it does
+    not run: a wrong setting must not silently fall back to another Java."""
+    if explicit := os.environ.get("RULEKB_JAVA"):
+        return explicit
+    owlready2 = sys.modules.get("owlready2")
+    configured = getattr(owlready2, "JAVA_EXE", "java") if owlready2 else "java"
+    if configured and os.sep in str(configured):
+        return str(configured)
     home = os.environ.get("JAVA_HOME")
     if home and (candidate := Path(home) / "bin" / "java").is_file():
         return str(candidate)
@@ -78,8 +92,10 @@ def _require_java() -> str:
     if java is None:
         raise JavaMissingError("no java on PATH or in JAVA_HOME")
     version = java_version(java)
-    if version is None or version < MIN_JAVA:
-        raise JavaMissingError(f"{java} is version {version or 'unknown'}")
+    if version is None:
+        raise JavaMissingError(f"{java} does not run")
+    if version < MIN_JAVA:
+        raise JavaMissingError(f"{java} is version {version}")
     return java
 
 
@@ -124,7 +140,8 @@ class ConsistencyResult:
         return {sup for sub, sup in self.subsumptions if sub == str(iri)}
 
 
-def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool = False) -> ConsistencyResult:
+def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool = False,
+                      explain: bool = True) -> ConsistencyResult:
     """Run HermiT on a graph (or Turtle text): consistent or not, and the class hierarchy it entails.
 
     owlready2 cannot read Turtle, so the graph goes through an N-Triples file; a fresh
@@ -132,6 +149,7 @@ def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool
     Java and ReasonerError when HermiT fails for another reason. HermiT knows only the
     OWL 2 datatypes: KB data with xsd:date values (rk:effectiveDate) needs
     ``ignore_unsupported_datatypes=True``, which makes HermiT skip those literals.
+    ``explain=False`` skips Pellet's explanation of an inconsistency (a JVM start).
     """
     import owlready2
 
@@ -140,6 +158,7 @@ def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool
     with tempfile.TemporaryDirectory(prefix="rulekb-hermit-") as tmp:
         triples = _write(graph, Path(tmp) / "input.nt", "nt")
         world = owlready2.World()
+        previous_java = owlready2.JAVA_EXE  # restored: a path set here is not the user's setting
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -157,7 +176,8 @@ def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool
                     )
             except owlready2.OwlReadyInconsistentOntologyError:
                 seconds = time.perf_counter() - started
-                return ConsistencyResult(False, error=_explain_inconsistency(java, triples), seconds=seconds)
+                error = _explain_inconsistency(java, triples) if explain else "HermiT: the ontology is inconsistent"
+                return ConsistencyResult(False, error=error, seconds=seconds)
             except owlready2.OwlReadyJavaError as error:
                 raise ReasonerError(f"HermiT failed: {error}") from error
             seconds = time.perf_counter() - started
@@ -168,6 +188,7 @@ def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool
                 seconds=seconds,
             )
         finally:
+            owlready2.JAVA_EXE = previous_java
             world.close()
 
 
@@ -254,6 +275,133 @@ def dl_profile_violations(source: Graph | str) -> list[str]:
             + (done.stderr.strip() or done.stdout.strip())[:2000]
         )
     return sorted(line.removeprefix("VIOLATION ") for line in lines if line.startswith("VIOLATION "))
+
+
+# ---------------------------------------------------------------- Pellet explanations
+
+# One JVM answers every question about one graph: why C is a subclass of D, why C and
+# D are disjoint (C and D unsatisfiable), why C is unsatisfiable, why the whole is
+# inconsistent. Each axiom of an explanation is printed with the dcterms:identifier
+# annotation it carries in the input (kb.axioms gives every axiom one), so callers map
+# Pellet's answer back to the statements the axioms came from.
+_EXPLAIN = """
+import com.clarkparsia.owlapi.explanation.PelletExplanation;
+import com.clarkparsia.pellet.owlapiv3.PelletReasonerFactory;
+import org.semanticweb.owlapi.apibinding.OWLManager;
+import org.semanticweb.owlapi.model.*;
+import uk.ac.manchester.cs.owl.owlapi.mansyntaxrenderer.ManchesterOWLSyntaxOWLObjectRendererImpl;
+import java.io.File;
+import java.nio.file.*;
+import java.util.*;
+public class RulekbExplain {
+  public static void main(String[] args) throws Exception {
+    PelletExplanation.setup();
+    OWLOntologyManager manager = OWLManager.createOWLOntologyManager();
+    OWLOntology ontology = manager.loadOntologyFromOntologyDocument(new File(args[0]));
+    OWLDataFactory f = manager.getOWLDataFactory();
+    OWLAnnotationProperty id = f.getOWLAnnotationProperty(IRI.create("http://purl.org/dc/terms/identifier"));
+    PelletExplanation explain = new PelletExplanation(PelletReasonerFactory.getInstance().createNonBufferingReasoner(ontology));
+    ManchesterOWLSyntaxOWLObjectRendererImpl renderer = new ManchesterOWLSyntaxOWLObjectRendererImpl();
+    for (String line : Files.readAllLines(Paths.get(args[1]))) {
+      String[] w = line.trim().split(" ");
+      System.out.println("QUERY " + line.trim());
+      try {
+        Set<OWLAxiom> axioms;
+        if (w[0].equals("inconsistent")) axioms = explain.getInconsistencyExplanation();
+        else if (w[0].equals("sub")) axioms = explain.getSubClassExplanation(c(f, w[1]), c(f, w[2]));
+        else if (w[0].equals("disjoint")) axioms = explain.getUnsatisfiableExplanation(f.getOWLObjectIntersectionOf(c(f, w[1]), c(f, w[2])));
+        else if (w[0].equals("unsat")) axioms = explain.getUnsatisfiableExplanation(c(f, w[1]));
+        else axioms = Collections.emptySet();
+        if (axioms != null) for (OWLAxiom axiom : axioms) {
+          String name = "-";
+          for (OWLAxiom original : ontology.getAxiomsIgnoreAnnotations(axiom))
+            for (OWLAnnotation a : original.getAnnotations(id))
+              if (a.getValue() instanceof OWLLiteral) name = ((OWLLiteral) a.getValue()).getLiteral();
+          System.out.println("AXIOM " + name + " " + renderer.render(axiom).replaceAll("\\\\s+", " "));
+        }
+      } catch (Exception e) {
+        System.out.println("ERROR " + e.toString().replace('\\n', ' '));
+      }
+      System.out.println("END");
+    }
+  }
+  static OWLClass c(OWLDataFactory f, String iri) { return f.getOWLClass(IRI.create(iri)); }
+}
+"""
+
+
+@dataclass(frozen=True)
+class ExplainedAxiom:
+    id: str | None  # the axiom's dcterms:identifier in the input, None if it has none
+    text: str  # Pellet's rendering (Manchester syntax)
+
+
+def pellet_explanations(source: Graph | str, queries: list[str]) -> dict[str, list[ExplainedAxiom] | None]:
+    """Pellet's explanation of each query, in one JVM: ``"sub C D"``, ``"disjoint C D"``,
+    ``"unsat C"`` (C, D class IRIs) or ``"inconsistent"``. A query maps to the axioms
+    that justify it (empty: not entailed), or None when Pellet failed on it."""
+    import owlready2
+
+    java = _require_java()
+    pellet = Path(owlready2.__file__).parent / "pellet"
+    classpath = [str(pellet), *(str(jar) for jar in sorted(pellet.glob("*.jar")))]
+    compiled = _compiled_explainer(java, classpath)
+    with tempfile.TemporaryDirectory(prefix="rulekb-pellet-") as tmp:
+        rdfxml = _write(_as_graph(source), Path(tmp) / "input.owl", "xml")
+        questions = Path(tmp) / "queries.txt"
+        questions.write_text("\n".join(queries) + "\n", encoding="utf-8")
+        if compiled:
+            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", "-cp", os.pathsep.join([compiled, *classpath]), "RulekbExplain"]
+        else:  # no javac: a JDK can still launch the source file directly
+            program = Path(tmp) / "RulekbExplain.java"
+            program.write_text(_EXPLAIN, encoding="utf-8")
+            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", "-cp", os.pathsep.join(classpath), str(program)]
+        done = subprocess.run(command + [str(rdfxml), str(questions)], capture_output=True, text=True, timeout=600)
+    answers: dict[str, list[ExplainedAxiom] | None] = {}
+    current = None
+    for line in done.stdout.splitlines():
+        if line.startswith("QUERY "):
+            current = line[6:]
+            answers[current] = []
+        elif line.startswith("AXIOM ") and current is not None and answers[current] is not None:
+            name, _, text = line[6:].partition(" ")
+            answers[current].append(ExplainedAxiom(None if name == "-" else name, text))
+        elif line.startswith("ERROR ") and current is not None:
+            answers[current] = None
+    if not answers and queries:
+        raise ReasonerError("Pellet explanations could not run: " + (done.stderr.strip() or done.stdout.strip())[-2000:])
+    return answers
+
+
+def _compiled_explainer(java: str, classpath: list[str]) -> str | None:
+    """The explainer compiled once into the cache (needs ``javac`` beside ``java``)."""
+    javac = Path(java).with_name("javac")
+    javac = str(javac) if javac.is_file() else shutil.which("javac")
+    if not javac:
+        return None
+    digest = hashlib.sha256((_EXPLAIN + java).encode("utf-8")).hexdigest()[:16]
+    target = cache_dir() / "java" / digest
+    if (target / "RulekbExplain.class").is_file():
+        return str(target)
+    with tempfile.TemporaryDirectory(prefix="rulekb-javac-") as tmp:
+        program = Path(tmp) / "RulekbExplain.java"
+        program.write_text(_EXPLAIN, encoding="utf-8")
+        done = subprocess.run([javac, "-nowarn", "-cp", os.pathsep.join(classpath), "-d", tmp, str(program)],
+                              capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            return None
+        target.mkdir(parents=True, exist_ok=True)
+        for compiled in Path(tmp).glob("*.class"):
+            shutil.move(str(compiled), target / compiled.name)
+    return str(target)
+
+
+def cache_dir() -> Path:
+    """Where reasoning results and compiled helpers are kept: ``RULEKB_CACHE``, else
+    ``$XDG_CACHE_HOME/rulekb`` (``~/.cache/rulekb``)."""
+    if env := os.environ.get("RULEKB_CACHE"):
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulekb"
 
 
 # ---------------------------------------------------------------- OWL 2 RL
