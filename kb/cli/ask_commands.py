@@ -1,0 +1,67 @@
+"""``rulekb define`` and ``rulekb ask``: definitional answers with their rules."""
+
+from __future__ import annotations
+
+import typer
+
+from .app import Format, FormatOption, app
+from .kb_commands import StoreOption, _store
+from .output import emit_json, errors_as_exit_codes, stdout
+
+
+@app.command()
+def define(
+    term: str = typer.Argument(..., help="A term in English or French, e.g. owner, supertype, propriétaire."),
+    lang: str = typer.Option("en", "--lang", help="Prefer editions in this language (en | fr)."),
+    edition: str = typer.Option(None, "--edition", help="Edition id (default: the newest one that defines the term)."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """Define a game concept: labels (en/fr), defining rules, broader/narrower/related concepts, historical names."""
+    from ..ask import Asker
+
+    with errors_as_exit_codes():
+        data = Asker(_store(store)).define(term, language=lang, edition=edition)
+    if format is Format.json:
+        emit_json(data)
+        return
+    labels = "; ".join(f"{lang}: {', '.join(values)}" for lang, values in data["labels"].items() if values)
+    stdout.print(f"[bold]{term}[/bold]  {data['concept']}  ({labels})", highlight=False)
+    if data["historical"]:
+        stdout.print(f"formerly: {', '.join(data['historical'])}", markup=False)
+    if data["glossary"]:
+        stdout.print(f"glossary ({data['edition']}): {data['glossary']['definition']}", markup=False, highlight=False)
+    for item in data["definitions"]:
+        stdout.print(f"  {item['rule']}: {item['text']}", markup=False, highlight=False)
+    for key in ("broader", "narrower", "related"):
+        if data[key]:
+            stdout.print(f"{key}: {', '.join(data[key])}", markup=False, highlight=False)
+
+
+@app.command()
+def ask(
+    question: str = typer.Argument(..., help='A question in English or French, e.g. "Who owns a token?" or "Quels sont les sur-types ?"'),
+    edition: str = typer.Option(None, "--edition", help="Edition id (default: the newest one of the question's language that answers)."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """Answer a definitional question with the rules that support the answer and the SPARQL used."""
+    from ..ask import Asker
+
+    with errors_as_exit_codes():
+        data = Asker(_store(store)).ask(question, edition=edition)
+    if format is Format.json:
+        emit_json(data)
+    elif data.get("answer") is None:
+        stdout.print(data["unknown"], markup=False, highlight=False)
+    else:
+        stdout.print(f"{data['answer']}", markup=False, highlight=False)
+        for line in data.get("because", []):
+            stdout.print(f"  because: {line}", markup=False, highlight=False)
+        for line in data.get("explanation", []):
+            stdout.print(f"  inferred from: {line}", markup=False, highlight=False)
+        cited = ", ".join(f"{r['rule']} ({r['edition']})" for r in data["rules"])
+        if cited:
+            stdout.print(f"rules: {cited}", markup=False, highlight=False)
+    if data.get("answer") is None:
+        raise typer.Exit(1)
