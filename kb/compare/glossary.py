@@ -1,0 +1,130 @@
+"""Concept-level changes between two editions, read from their glossaries and checked
+against their rules.
+
+- obsolete: the new glossary marks a term "(Obsolete)" the old one did not ("Mana
+  Burn", 2009; "Damage Assignment Order", 2024); revived: the reverse ("Cast", 2009);
+- removed / added: a term in one glossary only, *and* (as a phrase) used at least twice
+  in that edition's rules and at most a fifth as often in the other's -- glossary
+  entries come and go with layout and parse accidents (and informal entries the rules
+  never use), a concept the rules still use has not disappeared;
+- renamed: an obsolete or removed term whose current name (terminology.RENAMES) is the
+  added one ("In Play" -> "Battlefield", "Tribal" -> "Kindred"), or a removed term a
+  term change rewrote ("Comes into Play" -> "enters the battlefield"), severity "info".
+
+A truncated edition (a parse warning "truncated") says nothing about terms after the
+last glossary entry it has.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.concepts import concept_key
+
+from .model import Finding, Side
+from .terminology import RENAMES
+
+_OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)
+
+
+class Glossary:
+    def __init__(self, edition):
+        self.edition = edition.id
+        self.entries: dict[str, tuple[str, str, bool]] = {}  # key -> (term, definition, obsolete)
+        for entry in edition.glossary:
+            key = concept_key(entry.term)
+            self.entries.setdefault(key, (entry.term, entry.definition, bool(_OBSOLETE.search(entry.term))))
+        truncated = any(w.code == "truncated" for w in edition.warnings)
+        self.last = max((e.term.lower() for e in edition.glossary), default="") if truncated else None
+        self._text = None
+        self._rules = edition.rules
+
+    def covers(self, term: str) -> bool:
+        """Does this glossary speak about ``term`` (False past the end of a truncated one)?"""
+        return self.last is None or term.lower() <= self.last
+
+    def side(self, key: str) -> Side:
+        term, definition, _ = self.entries[key]
+        return Side(self.edition, "", definition, None, term)
+
+    def count(self, term: str) -> int:
+        """How often the term (its first comma part, obsolete mark aside) occurs in the rules."""
+        if self._text is None:
+            self._text = "\n".join(r.text for r in self._rules).lower().replace("’", "'")
+        phrase = _OBSOLETE.sub("", term).split(",")[0].strip().lower()
+        if len(phrase) < 3:
+            return 0
+        return len(re.findall(r"\b" + re.escape(phrase) + r"(?:s|es)?\b", self._text))
+
+
+def compare(old: Glossary, new: Glossary, term_changes=None) -> list[Finding]:
+    """``term_changes``: a callable giving the editions' kb.compare.terms changes, asked
+    only when a term disappears (a term that changed wording is renamed, not removed)."""
+    out: list[Finding] = []
+    renamed_to: set[str] = set()
+    for key in sorted(old.entries):
+        term, _, was_obsolete = old.entries[key]
+        target = RENAMES.get(key)
+        if key in new.entries:
+            now_obsolete = new.entries[key][2]
+            if now_obsolete and not was_obsolete:
+                if target and target in new.entries and target not in old.entries:
+                    renamed_to.add(target)
+                    out.append(_renamed(key, target, old, new))
+                else:
+                    out.append(Finding("concept-obsolete", key, "concept", old.side(key), new.side(key),
+                                       f"{new.edition} marks {_plain(term)} obsolete", "medium"))
+            elif was_obsolete and not now_obsolete:
+                out.append(Finding("concept-revived", key, "concept", old.side(key), new.side(key),
+                                   f"{_plain(term)} was obsolete in {old.edition}; {new.edition} uses it again",
+                                   "medium"))
+            continue
+        if was_obsolete or not new.covers(term):
+            continue
+        if target and target in new.entries and target not in old.entries:
+            renamed_to.add(target)
+            out.append(_renamed(key, target, old, new))
+            continue
+        before, after = old.count(term), new.count(term)
+        reworded = _reworded(term, term_changes) if before >= 2 and after <= before / 5 else None
+        if reworded:
+            out.append(Finding("renamed", key, "concept", old.side(key), None,
+                               f"{_plain(term)} is now worded {reworded[0]!r} ({reworded[1]})", "info",
+                               (key,), ()))
+        elif before >= 2 and after <= before / 5:
+            out.append(Finding("concept-removed", key, "concept", old.side(key), None,
+                               f"{_plain(term)} is gone from the glossary, and the rules use it "
+                               f"{after} times instead of {before}", "medium"))
+    for key in sorted(new.entries):
+        term, _, obsolete = new.entries[key]
+        if key in old.entries or key in renamed_to or obsolete or not old.covers(term):
+            continue
+        before, after = old.count(term), new.count(term)
+        if after >= 2 and before <= after / 5:
+            out.append(Finding("concept-added", key, "concept", None, new.side(key),
+                               f"{_plain(term)} is new: in the glossary, and in the rules {after} times "
+                               f"instead of {before}", "info"))
+    return out
+
+
+def _reworded(term: str, term_changes) -> tuple[str, str] | None:
+    """The term's new wording when a term change of two words or more rewrote it."""
+    if term_changes is None:
+        return None
+    phrase = " " + " ".join(re.findall(r"[a-z]+", _OBSOLETE.sub("", term).split(",")[0].lower())) + " "
+    for change in term_changes():
+        old = f" {change.old_term} "
+        if phrase == old or (len(change.old_term.split()) >= 2 and old in phrase):
+            return (phrase.replace(old, f" {change.new_term} ").strip(),
+                    f"{change.old_term!r} -> {change.new_term!r} in {change.rules} rules")
+    return None
+
+
+def _renamed(key: str, target: str, old: Glossary, new: Glossary) -> Finding:
+    return Finding("renamed", target, "concept", old.side(key), new.side(target),
+                   f"{_plain(old.entries[key][0])} is now called {_plain(new.entries[target][0])}", "info",
+                   (key,), (target,))
+
+
+def _plain(term: str) -> str:
+    return '"' + _OBSOLETE.sub("", term) + '"'
