@@ -12,7 +12,7 @@ Mapping (one statement may give several axioms; an axiom may come from several s
 - ``members`` X members m1..mn   -> EquivalentClasses(X {m1 ... mn}) + DifferentIndividuals
                                     when X is a class of the ontology (characteristic,
                                     supertype, card type, zone); other lists (subtypes,
-                                    colors) stay open: ClassAssertion(X mi)
+                                    colors) stay open: ClassAssertion(X mi) only
 - ``owner`` / ``controller``     -> SubClassOf(X  rk:owner some rk:Player); negated without
                                     a qualifier ("has no controller"): rk:controller only Nothing
 - every concept a statement is about gets a *witness* individual: the rules presuppose
@@ -299,6 +299,7 @@ class AxiomSet:
     witnesses: dict[str, str] = field(default_factory=dict)  # class iri -> witness individual iri
     concepts: set[str] = field(default_factory=set)  # class iris the edition's statements name
     skipped: list[tuple[str, object, str]] = field(default_factory=list)  # (rule, statement, why)
+    enumerated: set[str] = field(default_factory=set)  # classes closed by an enumeration of members
 
     def add(self, axiom: Axiom, source: Source) -> None:
         self._ids = None
@@ -348,6 +349,11 @@ def axiom_set(statements: list[tuple[str, object]], concepts_to_terms: dict[str,
     result = AxiomSet(naming)
     defined: set[str] = set()  # classes the edition defines by a covering or an enumeration
     for item in statements:
+        statement = item[-1]
+        if statement.aspect == MEMBERS and statement.members and not statement.negated and not _open(statement):
+            if (container := naming.cls(statement.concept)).startswith(str(RK)):
+                result.enumerated.add(container)
+    for item in statements:
         source_edition, rule, statement = item if len(item) == 3 else (edition, *item)
         source = Source(str(rule), statement, source_edition)
         result.concepts |= _statement_concepts(statement, naming)
@@ -389,6 +395,11 @@ def _statement_axioms(s, naming: Naming, result: AxiomSet, source: Source) -> li
         if naming.is_individual(s.concept):
             thing = naming.individual(s.concept, within=target[1])
             return [instance(("not", target) if negative else target, thing)]
+        if not negative and target[1] in result.enumerated:
+            # "An ability is a characteristic an object has": the edition lists the
+            # characteristics by name, so this is a way of speaking, not a subclass (as one,
+            # every kind of ability would have to be one of a dozen named characteristics).
+            return "is-a a class the edition enumerates by name"
         subject = _witnessed(naming.cls(s.concept), s, result)
         zone, on_subject = _zone(s, naming)
         if zone and on_subject:  # "a card on the stack is a spell": only those cards
@@ -416,12 +427,14 @@ def _statement_axioms(s, naming: Naming, result: AxiomSet, source: Source) -> li
             return "negated or empty list"
         container = naming.cls(s.concept)
         members = [naming.individual(m, within=container) for m in s.members]
-        out = [different(members)] if len(set(members)) > 1 else []
         # Only the ontology's own enumerations (characteristics, supertypes, card types,
-        # zones) are closed: they are what editions are compared on, and every closed
-        # list costs HermiT nominals (the 80 planar types alone triple its time).
+        # zones) are closed, with members told apart: they are what editions are compared
+        # on, and every closed list costs HermiT nominals (the 80 planar types alone triple
+        # its time; DifferentIndividuals over the 200-odd creature types made one edition
+        # take 7 s instead of 1 s). Other lists are plain memberships.
         if _open(s) or not container.startswith(str(RK)):
-            return out + [instance(named(container), m) for m in members]
+            return [instance(named(container), m) for m in members]
+        out = [different(members)] if len(set(members)) > 1 else []
         return out + [eq(named(container), ("one", _sorted(members)))]
     if aspect in (OWNER, CONTROLLER):
         role = str(RK[aspect])

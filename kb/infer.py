@@ -51,7 +51,7 @@ from rdflib.namespace import OWL, RDF, RDFS
 from . import reasoning
 from .axioms import ISA, NOTA, RK, Axiom, AxiomSet, Source, axiom_set, describe_statement, render
 
-ENGINE = "infer-3"  # bump when what is cached changes meaning
+ENGINE = "infer-4"  # bump when what is cached changes meaning
 REASONERS = ("hermit", "owlrl")
 PROBE = "https://w3id.org/rulekb/probe#"
 MAX_ROUNDS = 8  # each round sets aside the ontology axioms of at least one conflict
@@ -345,7 +345,8 @@ def _compute(axioms: AxiomSet, reasoner: str, crosscheck: bool) -> dict:
         dropped += given_up
     current = axioms.without(dropped)
     run.update(dropped=dropped, conflicts=conflicts, pellet=None)
-    if crosscheck and reasoner == "hermit":
+    clash = not run["consistent"] or any(c in current.witnesses for c in run["unsat"])
+    if reasoner == "hermit" and (crosscheck or clash):  # a clash is always explained
         run["pellet"] = _pellet(current, run)
     run["seconds"] = time.perf_counter() - started
     return run
