@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 38 classes, 21 object properties, 20 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 40 classes, 30 object properties, 28 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -28,6 +28,7 @@ class RK(DefinedNamespace):
     ActivatedAbility: URIRef  # An ability with a cost and an effect that a player may activate; most go on the stack.
     Card: URIRef  # A Magic card, or an object that a Magic card represents. Tokens, emblems and copies are not cards, even when a piece of cardboard stands for them.
     CardType: URIRef  # A card type; its individuals are the card types the current rules list. Every object other than an ability on the stack has one or more, even when it is not a card.
+    Change: URIRef  # What happened to a rule between two consecutive editions of one language, found by aligning them: renumbered, modified (with what kind of difference), added, removed, split off another rule or merged into another. An unchanged rule has no change, only its version links.
     Characteristic: URIRef  # A kind of information that the rules count as a characteristic of an object (name, mana cost, color, ...). Its individuals are those kinds, as the current rules list them; an object may have some or all of them.
     Citation: URIRef  # A cross-reference as written in a rule, example or glossary entry (e.g. "rules 510.1c-d"), kept whether or not a rule of the same edition answers to it; without a target it is dangling.
     ControlledObject: URIRef  # Any object that has a controller. A defined class: a reasoner finds that spells, permanents, emblems and abilities on the stack belong to it, from what the rules say of each.
@@ -44,6 +45,7 @@ class RK(DefinedNamespace):
     Lineage: URIRef  # One rule followed across editions, even when it is renumbered: the chain of its versions found by aligning editions.
     LoyaltyAbility: URIRef  # An activated ability with a loyalty symbol in its cost, normally a planeswalker's.
     ManaAbility: URIRef  # An activated or triggered ability that can add mana, has no target and is not a loyalty ability. It does not use the stack.
+    MeaningChange: URIRef  # What two consecutive editions' definitions say differently about one concept, found by comparing their definitional statements (a rewording with the same meaning is none): a different owner or controller, a changed list of members, a reversed negation, a changed kind, a concept defined, made obsolete or renamed. It names both rules where they exist.
     NotACharacteristic: URIRef  # Information about an object that the rules say is not one of its characteristics, such as its owner, its controller or whether it is tapped.
     NotAZone: URIRef  # A place the rules name that is not a zone under the current rules, such as outside the game, or the phased-out zone of older editions.
     ObjectOnTheStack: URIRef  # Any object in the stack zone. A defined class: a reasoner finds which kinds of object belong to it (spells, copies of spells, abilities on the stack).
@@ -64,35 +66,49 @@ class RK(DefinedNamespace):
 
     # Object properties
     aboutConcept: URIRef  # The concept a definitional statement defines.
+    changedConcept: URIRef  # The concept whose definition a change of meaning is about.
     citationTarget: URIRef  # The rule, section or part of the same edition that a citation names; a citation without one is dangling.
     controller: URIRef  # The player who controls an object. Objects on the stack or the battlefield have one, as do emblems and a few others; other objects have none. At most one.
     definedBy: URIRef  # Links a concept to a rule or glossary entry, in some edition, whose text defines it.
+    definedIn: URIRef  # The rule of the older edition whose definition a change of meaning starts from (none when the concept was newly defined).
     defines: URIRef  # Links a glossary entry to the concept its term names.
     derivedFrom: URIRef  # A statement an inferred statement was derived from: together they are its explanation.
+    fromEdition: URIRef  # The older of the two consecutive editions a change lies between.
+    fromRule: URIRef  # The rule of the older edition a change starts from; an added rule's change has none.
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
     lineage: URIRef  # The lineage a version of a rule belongs to.
     mentions: URIRef  # Links a rule (or an example or glossary entry) to a concept its text uses.
+    mergedInto: URIRef  # The lineage of the rule this lineage's last version was merged into: its text went into that rule.
     nextVersion: URIRef  # The same rule in the next edition of the same language; the inverse of previous version.
     owner: URIRef  # The player an object belongs to for the game: for a card, who started the game with it (or brought it in); for a token, who created it; for a copy of a spell, who put it on the stack. At most one.
     parent: URIRef  # The unit a rule or section sits directly under in the same edition: a subrule's rule (111.2a under 111.2), a rule's section (111.2 under 111), a section's part (111 under 1).
     previousVersion: URIRef  # The same rule in the previous edition of the same language, possibly renumbered or reworded.
+    redefinedIn: URIRef  # The rule of the newer edition that defines the concept differently (none when the definition is gone).
     referencedBy: URIRef  # The inverse of references: the rules, examples and glossary entries that cite this rule, section or part.
     references: URIRef  # A resolved cross-reference: the rule, section or part of the same edition that a rule, example or glossary entry cites.
+    splitFrom: URIRef  # The lineage of the rule this lineage's first version was split off: part of that rule's text went into a new rule.
     statedIn: URIRef  # The rule whose sentence makes the statement.
+    toEdition: URIRef  # The newer of the two consecutive editions a change lies between.
+    toRule: URIRef  # The rule of the newer edition a change leads to; a removed rule's change has none.
     translationOf: URIRef  # Links a French rule to the English rule it translates.
     valueConcept: URIRef  # The concept a statement's value names, when it names one (the card in 'a spell is a card'; each member of a list).
 
     # Datatype properties
+    addedMember: URIRef  # A member (or value) the newer edition's definition has and the older one's does not.
     aspect: URIRef  # What a statement says about its concept: is-a (a kind of), kinds (exactly these kinds), members (exactly these members), owner, controller, or not-a.
+    changeDetail: URIRef  # What differs in a modified rule: references (only the numbers it cites, following a renumbering), typography (quotes, dashes, spacing), terminology (renamed game terms) or text (a real change of wording). For a removed rule that was only a title, the section heading it became: heading 404.
+    changeKind: URIRef  # What a change is: renumbered (same text, new number), modified (text changed, possibly renumbered too), added, removed, split (part of the old rule's text went into this further new rule) or merged (this further old rule's text went into the new rule).
     citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several.
     citedText: URIRef  # A citation as written, e.g. "rules 510.1c-d" or "cf. règle 601".
     danglingNumber: URIRef  # A number a citation names that its edition does not have: the citation is kept as written and this marks what it could not resolve.
     definition: URIRef  # The definition text of a glossary entry, tagged with the edition's language.
+    definitionAspect: URIRef  # Which part of a concept's definition changed: is-a, kinds, members, owner, controller, not-a, or concept (the concept as a whole: defined, obsolete, renamed).
     editionId: URIRef  # The short id of an edition, language and date: "en/2011-09-30".
     effectiveDate: URIRef  # The date from which an edition applies, as the text states it; the value is an xsd:date.
+    meaningChangeKind: URIRef  # What a change of meaning is: owner-changed, controller-changed, members-changed, is-a-changed, negation-reversed, exception-changed, definition-added or -removed, concept-obsolete, -revived, -added or -removed, renamed.
     member: URIRef  # One member of the list a kinds or members statement gives, normalised.
     negated: URIRef  # True when the statement says what its concept is not.
     number: URIRef  # The normalised number of a part ("1"), section ("111"), rule ("111.2") or subrule ("111.2a"), without a trailing dot.
@@ -101,7 +117,10 @@ class RK(DefinedNamespace):
     printedNumber: URIRef  # The number as misprinted in the source, kept when the normalised number differs from it (e.g. 432.2b printed for 423.2b).
     qualifier: URIRef  # A condition the statement holds under ('on the stack', 'by default').
     reasoner: URIRef  # The reasoner that derived an inferred statement (HermiT, OWL 2 RL).
+    removedMember: URIRef  # A member (or value) the older edition's definition has and the newer one's does not.
     sentence: URIRef  # The sentence of the rule that makes the statement, as printed.
+    severity: URIRef  # How much a change of meaning matters to a reader of the rules: high (a contradiction: a different owner or controller, a reversed negation), medium, low (a list gains a member), info (a renaming).
+    similarity: URIRef  # How alike the two rules of a change are, from 0 to 1, after game terms renamed between the editions are evened out (1 for the same text; 0 for an added or removed rule).
     term: URIRef  # The term a glossary entry defines, as printed, tagged with the edition's language.
     text: URIRef  # The text of a rule or example as worded in its edition, tagged with the edition's language.
     value: URIRef  # A statement's value, normalised so that a rewording compares equal (e.g. 'card', 'player who created it').
