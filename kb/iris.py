@@ -13,7 +13,11 @@ Shapes (DESIGN.md):
 - ``{base}edition/en/2011-09-30/glossary/owner``       a glossary entry
 - ``{base}concept/owner``                              a game concept, bilingual, version-independent
 - ``{base}lineage/{id}``                               one rule across editions
+- ``{base}change/en/2009-07-08/200.5a..111.2``       what became of a rule in the next edition
+  (``..111.2`` an added rule, ``200.5a..`` a removed one)
+- ``{base}meaning-change/en/2018-07-13/1``            a change of meaning in an edition's definitions
 - ``{base}graph/concepts``                             the named graph of concepts
+- ``{base}graph/lineage``                              the named graph of lineages and changes
 
 Every IRI minted here must dereference on the web endpoint; :func:`parse`
 is the inverse the endpoint uses.
@@ -92,6 +96,15 @@ class Minter:
 
     def lineage(self, lineage_id: str) -> str:
         return f"{self.base}lineage/{lineage_id}"
+
+    def meaning_change(self, to_edition: str, index: int) -> str:
+        """The ``index``-th change of meaning between an edition and the one before it."""
+        return f"{self.base}meaning-change/{to_edition}/{index}"
+
+    def change(self, to_edition: str, old: str | None, new: str | None) -> str:
+        """A change between an edition and the one before it: ``old..new``
+        (rule numbers; either side empty for an added or removed rule)."""
+        return f"{self.base}change/{to_edition}/{old or ''}..{new or ''}"
 
     def graph(self, name: str) -> str:
         return f"{self.base}graph/{name}"

@@ -42,6 +42,8 @@ def _one_per(rows: list[dict], key: str) -> list[dict]:
 
 def rule(store, edition: str, number: str) -> dict:
     """``rulekb rule EDITION NUMBER`` (DESIGN.md): the rule, its links and concepts."""
+    from .history import lineage
+
     found = run(store, "rule", edition=edition, number=number)
     if not found:
         known = run(store, "edition-exists", edition=edition)
@@ -76,5 +78,5 @@ def rule(store, edition: str, number: str) -> dict:
             for r in run(store, "rule-concepts", edition=edition, number=number)
         ],
         "same_number_in": [r["edition"] for r in run(store, "rule-across-editions", number=number)],
-        "lineage": None,  # rule lineage across renumbering: built by the comparison stage
+        "lineage": lineage(store, edition, number),  # the same rule across editions, even renumbered
     }

@@ -7,7 +7,9 @@ conforms when there are no violations.
 The QC queries run over the whole store (each returns one row per offender).
 SHACL runs per named graph in memory, so by default it checks the newest
 edition of each language and the concepts graph; ``all_graphs`` checks every
-edition (slow: minutes for 130 editions).
+edition (slow: minutes for 130 editions). An edition is checked with what the
+lineage graph says about it (its rules' lineages and version links, the changes
+into it): the whole lineage graph would not fit pyshacl's time.
 """
 
 from __future__ import annotations
@@ -61,6 +63,12 @@ def _shacl(store, graph: str) -> list[dict]:
 
     data = rdflib.Graph().parse(data=store.export(graph, "nt"), format="nt")
     own = set(data.subjects())  # results about the linked resources below are not this graph's
+    if "/edition/" in graph:  # its rules' lineages, version links and the changes into it
+        links = queries.get("edition-lineage-links")
+        extra = rdflib.Graph().parse(data=store.query(links.text, links.bindings({"g": graph}), rdf_format="nt").data,
+                                     format="nt")
+        own |= {s for s, p, _ in extra if p != rdflib.RDF.type}
+        data += extra
     context = queries.get("linked-types")
     linked = store.query(context.text, context.bindings({"g": graph}), rdf_format="nt")
     data.parse(data=linked.data, format="nt")  # types of what it links to in other graphs
