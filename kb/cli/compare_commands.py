@@ -1,0 +1,150 @@
+"""``rulekb contradictions OLD NEW``: what two editions' definitions say differently.
+
+The editions come from the KB (by id, :mod:`kb.stored_edition`) or from source files;
+the comparison is :mod:`kb.compare`; ``--report md|html`` renders it for people through
+:mod:`kb.compare.report` (the old and new rule side by side, changed words marked).
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+
+import typer
+
+from .app import Format, FormatOption, app
+from .kb_commands import StoreOption, _store
+from .output import emit_json, errors_as_exit_codes, fail, stderr, stdout
+
+
+class Reasoner(str, enum.Enum):
+    none = "none"
+    owlrl = "owlrl"
+    hermit = "hermit"
+
+
+class ReportKind(str, enum.Enum):
+    md = "md"
+    html = "html"
+
+
+EditionArgument = "Edition id (e.g. en/2009-05-01; rulekb editions lists them) or a rules source file."
+
+
+@app.command()
+def contradictions(
+    old: str = typer.Argument(..., help=f"The older edition. {EditionArgument}"),
+    new: str = typer.Argument(..., help=f"The newer edition. {EditionArgument}"),
+    reasoner: Reasoner = typer.Option(
+        Reasoner.none, "--reasoner",
+        help="Also reason over both editions' axioms together and report the clashes: owlrl (pure Python) "
+        "or hermit (Java).",
+    ),
+    report: ReportKind = typer.Option(
+        None, "--report",
+        help="Write a report for people to stdout instead: md (Markdown) or html, each finding's old and new "
+        "rule side by side with the changed words marked.",
+    ),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """Contradictions and changes of meaning between two editions' definitions, and the terms that changed."""
+    if report is not None and format is Format.json:
+        fail("--report and --format json are alternatives: choose one")
+    with errors_as_exit_codes():
+        data = compare_editions(old, new, store, None if reasoner is Reasoner.none else reasoner.value)
+    if report is not None:
+        from ..compare.report import contradictions_report, render
+
+        sys.stdout.write(render(contradictions_report(data), report.value))
+    elif format is Format.json:
+        emit_json(data)
+    else:
+        _print_text(data)
+
+
+def compare_editions(old: str, new: str, store: str | None = None, reasoner: str | None = None) -> dict:
+    """The ``rulekb contradictions`` JSON: ``{"old", "new", "items", "term_changes", "reasoner"}``."""
+    from ..compare import contradictions as find, term_changes, to_json
+    from ..errors import KBError
+    from ..stored_edition import load_edition
+
+    opened = []
+
+    def open_once():
+        if not opened:
+            opened.append(_store(store))
+        return opened[0]
+
+    old_edition = load_edition(old, open_once)
+    new_edition = old_edition if new == old else load_edition(new, open_once)
+    if old_edition.id == new_edition.id and old_edition.rules == new_edition.rules:
+        findings, changes = [], []  # the same edition twice: nothing to compare
+    else:
+        try:
+            findings = find(old_edition, new_edition, reasoner=reasoner)
+        except Exception as exc:
+            from ..reasoning import JavaMissingError, ReasonerError
+
+            if isinstance(exc, JavaMissingError):
+                raise KBError(f"--reasoner hermit needs Java 11+ ({exc}); --reasoner owlrl needs none") from None
+            if isinstance(exc, ReasonerError):
+                raise KBError(f"the reasoner failed: {exc}") from None
+            raise
+        changes = term_changes(old_edition, new_edition)
+    data = to_json(findings, old_edition.id, new_edition.id)
+    data["term_changes"] = [change.to_dict() for change in changes]
+    data["reasoner"] = reasoner
+    return data
+
+
+def _short(text: str, limit: int = 240) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _where(side: dict) -> str:
+    rule = f"rule {side['rule']}" if side.get("rule") else f"glossary: {side.get('term', '')}"
+    return f"{rule} ({side['edition']})"
+
+
+def _print_text(data: dict) -> None:
+    def say(line: str = "") -> None:
+        stdout.print(line, markup=False, highlight=False)
+
+    items = data["items"]
+    if data["old"] == data["new"]:
+        say(f"{data['old']} and {data['new']} are the same edition: no changes")
+        return
+    tally = {}
+    for item in items:
+        tally[item["severity"]] = tally.get(item["severity"], 0) + 1
+    counts = ", ".join(f"{n} {severity}" for severity, n in tally.items())
+    say(f"{data['old']} -> {data['new']}: {len(items)} finding{'s' if len(items) != 1 else ''}"
+        + (f" ({counts})" if counts else ""))
+    for item in items:
+        aspect = "" if item["aspect"] == "concept" else f" ({item['aspect']})"
+        say()
+        say(f"[{item['severity']}] {item['kind']}: {item['concept']}{aspect}")
+        say(f"  {item['explanation']}")
+        if item.get("removed"):
+            say(f"  only in the old edition: {', '.join(item['removed'])}")
+        if item.get("added"):
+            say(f"  only in the new edition: {', '.join(item['added'])}")
+        for axiom in item.get("axioms", ()):
+            say(f"  axiom: {axiom}")
+        for label in ("old", "new"):
+            side = item[label]
+            if side:
+                say(f"  {label}: {_where(side)}: {_short(side['text'])}")
+    changes = data["term_changes"]
+    if changes:
+        say()
+        say("term changes (old term -> new term: rules where the new text puts one for the other):")
+        for change in changes:
+            say(f"  {change['old']} -> {change['new']}: {change['rules']} rules")
+    if not items and not changes:
+        say("no contradiction, change of meaning or term change found")
+    if data.get("reasoner") is None and items:
+        stderr.print("(--reasoner owlrl|hermit also reports the clashes of both editions' axioms)",
+                     markup=False, highlight=False)
