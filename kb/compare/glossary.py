@@ -24,6 +24,8 @@ from kb.concepts import concept_key
 from .model import Finding, Side
 from .terminology import RENAMES
 
+_PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
+_WORDS = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")  # words, and punctuation that keeps them apart
 _OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)
 
 
@@ -37,6 +39,7 @@ class Glossary:
         truncated = any(w.code == "truncated" for w in edition.warnings)
         self.last = max((e.term.lower() for e in edition.glossary), default="") if truncated else None
         self._text = None
+        self._words: str | None = None  # the rules' words, one space apart
         self._rules = edition.rules
 
     def covers(self, term: str) -> bool:
@@ -54,6 +57,11 @@ class Glossary:
         phrase = _OBSOLETE.sub("", term).split(",")[0].strip().lower()
         if len(phrase) < 3:
             return 0
+        if _PLAIN.fullmatch(phrase):  # the usual case: a substring count over the words, in C
+            if self._words is None:  # two spaces apart, so "absorb absorb" counts twice
+                self._words = "  " + "  ".join(_WORDS.findall(self._text)) + "  "
+            phrase = "  ".join(phrase.split())
+            return sum(self._words.count(f" {phrase}{ending} ") for ending in ("", "s", "es"))
         return len(re.findall(r"\b" + re.escape(phrase) + r"(?:s|es)?\b", self._text))
 
 

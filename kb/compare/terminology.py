@@ -126,6 +126,7 @@ _NEGATION = re.compile(r"\b(?:not|isn't|aren't|neither|nor|never|no)\b|n't\b")
 _WORD = re.compile(r"[a-z]+")
 
 
+@lru_cache(maxsize=None)  # a few thousand distinct words, called millions of times
 def stem(word: str) -> str:
     w = word.lower()
     if w.startswith("own"):  # own, owns, owned, owner, ownership
@@ -151,14 +152,22 @@ class SentenceIndex:
     """The sentences of an edition's rules, as sets of stemmed words, for "is it still said?"."""
 
     def __init__(self, edition):
-        from kb.definitions import sentences
+        self._edition = edition
+        self._items: list[tuple[str, frozenset[str], bool]] | None = None
 
-        self.items: list[tuple[str, frozenset[str], bool]] = []
-        for rule in edition.rules:
-            for sentence in sentences(rule.text):
-                text = sentence.lower().replace("’", "'")
-                self.items.append((rule.number, frozenset(stem(w) for w in _WORD.findall(text)),
-                                   bool(_NEGATION.search(text))))
+    @property
+    def items(self) -> list[tuple[str, frozenset[str], bool]]:
+        """Built on first use: most comparisons never ask (nothing was removed)."""
+        if self._items is None:
+            from kb.definitions import sentences
+
+            self._items = []
+            for rule in self._edition.rules:
+                for sentence in sentences(rule.text):
+                    text = sentence.lower().replace("’", "'")
+                    self._items.append((rule.number, frozenset(stem(w) for w in _WORD.findall(text)),
+                                        bool(_NEGATION.search(text))))
+        return self._items
 
     def find(self, required: frozenset[str], *, negated: bool | None = None,
              any_of: frozenset[str] = frozenset(), at_least: int = 0) -> str | None:

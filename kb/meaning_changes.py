@@ -1,0 +1,109 @@
+"""Changes of meaning between consecutive editions, for the KB (``rk:MeaningChange``).
+
+:func:`kb.compare.contradictions` is run on every pair of consecutive complete editions
+(the order of the lineages) and each finding becomes an ``rk:MeaningChange`` in the
+lineage graph: the concept, the aspect, the kind, the severity, both rules, the members
+added or removed, the explanation as ``rdfs:comment``. Without a reasoner: the pairwise
+reasoner clashes cost seconds each and stay with ``rulekb contradictions --reasoner``.
+
+About 20 s for the 127 English pairs, so results are cached per pair (JSON, keyed by a
+digest of both editions and of the kb.compare code) beside the lineages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from importlib import resources
+from pathlib import Path
+
+import pyoxigraph as ox
+from rdflib.namespace import RDF, RDFS, XSD
+
+from ingest.model import Edition
+
+from .iris import Minter
+from .lineage_cache import digest as editions_digest
+from .reasoning import cache_dir
+from .vocab import RK
+
+TYPE, COMMENT = ox.NamedNode(str(RDF.type)), ox.NamedNode(str(RDFS.comment))
+T = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
+    "MeaningChange", "changedConcept", "definitionAspect", "meaningChangeKind", "severity", "fromEdition",
+    "toEdition", "definedIn", "redefinedIn", "addedMember", "removedMember",
+)}
+
+
+def consecutive(editions: dict[str, Edition], pairs: list[tuple[str, str]],
+                progress: Callable[[str], None] | None = None) -> list[tuple[str, str, list[dict]]]:
+    """(old id, new id, findings as JSON items) for each pair of consecutive editions
+    (``pairs``: the lineages' alignments, oldest first per language)."""
+    from .compare import contradictions, to_json
+
+    code = _code_digest()
+    out = []
+    for old_id, new_id in pairs:
+        old, new = editions[old_id], editions[new_id]
+        path = _cache() / f"{code}-{editions_digest([old, new])}.json"
+        try:
+            items = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            if progress:
+                progress(f"compare {old_id} -> {new_id}")
+            items = to_json(contradictions(old, new), old_id, new_id)["items"]
+            _write(path, items)
+        out.append((old_id, new_id, items))
+    return out
+
+
+def quads(found: list[tuple[str, str, list[dict]]], mint: Minter,
+          concept_iri: Callable[[str], str | None]) -> Iterator[ox.Quad]:
+    graph = ox.NamedNode(mint.graph("lineage"))
+    for old_id, new_id, items in found:
+        for index, item in enumerate(items, 1):
+            node = ox.NamedNode(mint.meaning_change(new_id, index))
+            yield ox.Quad(node, TYPE, T["MeaningChange"], graph)
+            yield ox.Quad(node, T["fromEdition"], ox.NamedNode(mint.edition(old_id)), graph)
+            yield ox.Quad(node, T["toEdition"], ox.NamedNode(mint.edition(new_id)), graph)
+            if concept := concept_iri(item["concept"]):
+                yield ox.Quad(node, T["changedConcept"], ox.NamedNode(concept), graph)
+            for key, prop in (("aspect", "definitionAspect"), ("kind", "meaningChangeKind"), ("severity", "severity")):
+                if item.get(key):
+                    yield ox.Quad(node, T[prop], ox.Literal(item[key]), graph)
+            for side, prop, edition in (("old", "definedIn", old_id), ("new", "redefinedIn", new_id)):
+                if (found_side := item.get(side)) and found_side.get("rule"):
+                    yield ox.Quad(node, T[prop], ox.NamedNode(mint.rule(edition, found_side["rule"])), graph)
+            for member in item.get("added") or ():
+                yield ox.Quad(node, T["addedMember"], ox.Literal(member), graph)
+            for member in item.get("removed") or ():
+                yield ox.Quad(node, T["removedMember"], ox.Literal(member), graph)
+            if item.get("explanation"):
+                yield ox.Quad(node, COMMENT, ox.Literal(item["explanation"], language="en"), graph)
+
+
+def _code_digest() -> str:
+    h = hashlib.sha256()
+    for package in ("kb.compare", "kb.definitions"):
+        for module in sorted(resources.files(package).iterdir(), key=lambda f: f.name):
+            if module.name.endswith(".py"):
+                h.update(module.name.encode() + b"\0" + module.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _cache() -> Path:
+    return cache_dir() / "meaning-changes"
+
+
+def _write(path: Path, items: list[dict]) -> None:
+    """Atomically (a crash leaves no half-written entry); a cache that cannot be written is no error."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(items, out, ensure_ascii=False)
+        os.replace(tmp, path)
+    except OSError:
+        pass
