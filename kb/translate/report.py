@@ -1,0 +1,117 @@
+"""The translation report: where a French text and an English edition disagree.
+
+Why each check is narrow: a report a translator cannot trust is worse than
+none, so every kind fires only on evidence that is language-independent and
+exact, and never on a rule whose French text looks cut off (excerpt pages stop
+mid-rule). Kinds:
+
+- ``missing``: an English rule with no French, inside the French coverage;
+- ``extra``: a French rule with no English counterpart;
+- ``reference-mismatch``: the French cites other rules than the English;
+- ``number-mismatch``: a number or quantity differs (digits and number words);
+- ``name-mismatch``: the French uses an English card name the English rule does
+  not, where the English rule has a name the French lacks (translated card names
+  are never flagged: they are not English names);
+- ``sentence-missing`` / ``sentence-added``: the sentence count differs and the
+  length ratio moves the same way.
+
+Hooks: ``stale`` (French text of an older English edition) and terminology
+consistency are the lead's follow-up; add a function to :data:`CHECKS`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ingest.model import Edition
+
+from .align import FeatureCache, TPair, align_translation
+from .evidence import Features, features, names_in
+
+Item = dict
+Check = Callable[[TPair, Features, Features, dict], list[Item]]
+
+NORMAL_RATIO = (0.95, 1.6)  # French length / English length for a full translation
+
+
+def _item(pair: TPair, kind: str, fr_value=None, us_value=None) -> Item:
+    return {"fr": pair.fr, "us": pair.en, "kind": kind, "fr_value": fr_value, "us_value": us_value}
+
+
+def check_references(pair, f, e, ctx):
+    if f.refs != e.refs:
+        return [_item(pair, "reference-mismatch", sorted(f.refs - e.refs), sorted(e.refs - f.refs))]
+    return []
+
+
+def check_numbers(pair, f, e, ctx):
+    """Cardinals only: ordinals ("first", "premier") are too often idiom."""
+    fr_n = {n for n in f.numbers if n.isdigit()}
+    en_n = {n for n in e.numbers if n.isdigit()}
+    if pair.complete and fr_n != en_n:
+        return [_item(pair, "number-mismatch", sorted(fr_n - en_n), sorted(en_n - fr_n))]
+    return []
+
+
+def check_names(pair, f, e, ctx):
+    known = ctx["english_names"]
+    foreign = sorted(n for n in f.names - e.names if n in known)
+    lost = sorted(e.names - f.names)
+    if pair.complete and foreign and lost:
+        return [_item(pair, "name-mismatch", foreign, lost)]
+    return []
+
+
+def check_sentences(pair, f, e, ctx):
+    if not pair.complete or f.sentences == e.sentences:
+        return []
+    ratio = f.length / max(e.length, 1)
+    if f.sentences < e.sentences and ratio < NORMAL_RATIO[0]:
+        return [_item(pair, "sentence-missing", f.sentences, e.sentences)]
+    if f.sentences > e.sentences and ratio > NORMAL_RATIO[1]:
+        return [_item(pair, "sentence-added", f.sentences, e.sentences)]
+    return []
+
+
+CHECKS: list[Check] = [check_references, check_numbers, check_names, check_sentences]
+
+
+def english_names(en: Edition) -> frozenset[str]:
+    """Names in the English examples: where card names live (rule text names
+    game terms such as "Planeswalker" that a French text may keep)."""
+    names: set[str] = set()
+    for rule in en.rules:
+        if rule.examples:
+            names |= names_in(" ".join(rule.examples))
+    return frozenset(names)
+
+
+def report_items(fr: Edition, en: Edition, cache: FeatureCache | None = None) -> tuple[list[TPair], list[Item]]:
+    cache = cache or FeatureCache()
+    pairs = align_translation(fr, en, cache)
+    ctx = {"english_names": english_names(en), "fr": fr, "en": en}
+    french = {r.number: r for r in fr.rules}
+    items: list[Item] = []
+    for pair in pairs:
+        if pair.status == "missing":
+            items.append(_item(pair, "missing"))
+            continue
+        if pair.status == "extra":
+            items.append(_item(pair, "extra"))
+            continue
+        rule = french[pair.fr]
+        f = features(rule.text, rule.examples, fr.language)
+        e = cache.get(en, pair.en)
+        for check in CHECKS:
+            items.extend(check(pair, f, e, ctx))
+    return pairs, items
+
+
+def translation_report(fr: Edition, en: Edition, base_detected: str | None = None,
+                       cache: FeatureCache | None = None) -> dict:
+    """The ``rulekb translation-report`` JSON (DESIGN.md), plus ``coverage``."""
+    from .align import coverage
+
+    _, items = report_items(fr, en, cache)
+    return {"fr_edition": fr.id, "us_edition": en.id, "base_detected": base_detected,
+            "items": items, "coverage": coverage(fr, en)}
