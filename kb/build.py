@@ -5,8 +5,15 @@
    partial copy (a site's pages of the same date), plain text over DOCX over
    PDF. The others are reported, not loaded.
 3. Build the concepts (all glossaries, labels from the ontology).
-4. Stream every edition's quads, the concepts and the ontology into a new
-   store, then swap it in (:meth:`kb.store.EmbeddedStore.replace`).
+4. Extract each edition's definitional statements (kb.definitions) and reason
+   over them (kb.infer: HermiT when Java is there, else owlrl; results cached by
+   axiom set, so a rebuild reasons only about what changed).
+5. Chain the complete editions of each language into rule lineages
+   (:func:`kb.align.lineages`): version links and the changes between
+   consecutive editions (:mod:`kb.lineage_rdf`, graph/lineage).
+6. Stream every edition's quads, the concepts, the statements, what the reasoner
+   inferred, the lineages and the ontology into a new store, then swap it in
+   (:meth:`kb.store.EmbeddedStore.replace`).
 """
 
 from __future__ import annotations
@@ -21,10 +28,15 @@ from ingest.model import Edition
 from ingest.parse import parse_many
 
 from . import concepts as concept_layer
+from . import meaning_changes
 from .errors import BuildError
 from .iris import Minter
 from .rdf import edition_quads
-from .vocab import RK
+from .lexicon import ontology_labels
+from .lineage_rdf import change_count, lineage_quads
+from .statements import inferred_quads, statement_iris, statement_quads
+
+REASONERS = ("auto", "hermit", "owlrl", "none")
 
 FORMAT_PREFERENCE = {"txt": 0, "html": 1, "docx": 2, "pdf": 3}
 
@@ -36,8 +48,15 @@ class BuildReport:
     refused: list[str] = field(default_factory=list)  # documents ingest refused
     quads: int = 0
     concepts: int = 0
+    statements: int = 0
+    reasoning: dict = field(default_factory=dict)  # reasoner, axiom sets, inferred, inconsistent editions
     citations: int = 0
     dangling: int = 0
+    lineages: int = 0  # rules followed across the complete editions of each language
+    changes: int = 0  # changes between consecutive editions (every aligned pair but the unchanged)
+    lineage_seconds: float = 0.0
+    meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.meaning_changes)
+    lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     seconds: float = 0.0
     store: str = ""
     store_bytes: int = 0
@@ -70,7 +89,7 @@ def ontology_quads(graph: str) -> Iterator[ox.Quad]:
 
 
 def build(sources: list[str], store, base: str | None = None,
-          progress: Callable[[str], None] | None = None) -> BuildReport:
+          progress: Callable[[str], None] | None = None, reasoner: str = "auto") -> BuildReport:
     started = time.perf_counter()
     mint = Minter.for_base(base)
     report = BuildReport(store=store.location)
@@ -82,10 +101,22 @@ def build(sources: list[str], store, base: str | None = None,
     report.editions = [e.id for e in editions]
 
     concepts = concept_layer.collect(editions)
-    concept_layer.add_ontology_labels(concepts, _ontology_labels())
+    concept_layer.add_ontology_labels(concepts, ontology_labels())
+    keys = concept_layer.KeyIndex(concepts)
+    statements = {edition.id: _statements(edition, keys) for edition in editions}
+    report.statements = sum(len(found) for found in statements.values())
+    terms = {key: concept.denotes[0] for key, concept in concepts.items() if concept.denotes}
+    results, report.reasoning = reason(statements, terms, reasoner, progress)
     report.concepts = len(concepts)
     matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
     concept_iri = {key: mint.concept(key) for key in concepts}
+    started_chain = time.perf_counter()
+    chained, report.lineage_cached = chain(editions, progress)
+    report.lineages, report.changes = len(chained), change_count(chained)
+    report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
+    meanings = meaning_changes.consecutive({e.id: e for e in editions},
+                                           [(a.old, a.new) for a in chained.alignments], progress)
+    report.meaning_changes = sum(len(items) for _, _, items in meanings)
 
     def count(link) -> None:
         report.citations += 1
@@ -102,6 +133,11 @@ def build(sources: list[str], store, base: str | None = None,
                 on_link=count,
             )
             yield from concept_layer.mention_quads(edition, matchers[edition.language], mint)
+            yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get)
+            if edition.id in results:
+                yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
+        yield from lineage_quads(chained, mint)
+        yield from meaning_changes.quads(meanings, mint, concept_iri.get)
 
     report.quads = store.replace(quads())
     report.seconds = time.perf_counter() - started
@@ -109,34 +145,73 @@ def build(sources: list[str], store, base: str | None = None,
     return report
 
 
-def _ontology_labels() -> dict[str, dict[str, list[str]]]:
-    """French labels of the ontology's game-concept layer, keyed by the concept
-    key of the term's *preferred* English label: how French labels reach the
-    glossary concepts. (English alternative labels such as "in play" stay out:
-    they name older concepts of their own.)"""
-    import rdflib
-    from rdflib.namespace import OWL, RDF, RDFS, SKOS
+def chain(editions: list[Edition], progress: Callable[[str], None] | None = None):
+    """The lineages of the complete editions of each language (partial ones, a
+    site's pages or an excerpt, would break every chain they sit in), and whether
+    they came from the cache (:mod:`kb.lineage_cache`)."""
+    from .lineage_cache import cached_lineages
 
-    from ontology import turtle
+    return cached_lineages([e for e in editions if not e.partial], progress=progress)
 
-    graph = rdflib.Graph().parse(data=turtle(), format="turtle")
-    out: dict[str, dict[str, list[str]]] = {}
 
-    def labels(subject, props, lang):
-        return [str(v) for p in props for v in graph.objects(subject, p)
-                if isinstance(v, rdflib.Literal) and v.language == lang]
+def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
+           progress: Callable[[str], None] | None = None) -> tuple[dict, dict]:
+    """Every edition's statements through the reasoner: the results by edition and a
+    summary for the report. "auto" is HermiT when Java runs, else owlrl (said in the
+    summary, so a build without Java is never mistaken for a HermiT one)."""
+    from . import infer, reasoning
 
-    preferred = (SKOS.prefLabel, RDFS.label)
-    schema = {OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty}
+    if reasoner not in REASONERS:
+        raise BuildError(f"unknown reasoner {reasoner!r} (choose from {', '.join(REASONERS)})")
+    if reasoner == "none":
+        return {}, {"reasoner": "none"}
+    note = ""
+    if reasoner == "auto":
+        reasoner = "hermit" if reasoning.java_available() else "owlrl"
+        note = "" if reasoner == "hermit" else "no usable Java: OWL 2 RL (owlrl) instead of HermiT"
+    elif reasoner == "hermit" and not reasoning.java_available():
+        raise BuildError(reasoning.HERMIT_NEEDS_JAVA)
+    started = time.perf_counter()
+    results = infer.reason_all(statements, terms, reasoner=reasoner, crosscheck=False,
+                               progress=(lambda m: progress(m)) if progress else None)
+    summary = {
+        "reasoner": reasoner,
+        "axiom_sets": len({r.digest for r in results.values()}),
+        "reasoned": sum(1 for r in results.values() if not r.cached),
+        "inferred": sum(len(r.inferred) for r in results.values()),
+        "inconsistent": {eid: r.explanation_of_inconsistency for eid, r in sorted(results.items()) if not r.consistent},
+        "ontology_conflicts": sum(len(r.ontology_conflicts) for r in results.values()),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+    if note:
+        summary["note"] = note
+    return results, summary
 
-    def rank(subject):  # a class or property names a concept before an individual does
-        return (0 if set(graph.objects(subject, RDF.type)) & schema else 1, str(subject))
 
-    subjects = set(graph.subjects(SKOS.prefLabel, None)) | set(graph.subjects(RDFS.label, None))
-    for subject in sorted(subjects, key=rank):
-        if not str(subject).startswith(str(RK)):
-            continue
-        french = list(dict.fromkeys(labels(subject, (*preferred, SKOS.altLabel, SKOS.hiddenLabel), "fr")))
-        for english in labels(subject, preferred, "en"):
-            out.setdefault(concept_layer.concept_key(english), {"fr": french, "denotes": [str(subject)]})
+def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_iri: dict) -> Iterator[ox.Quad]:
+    from . import infer
+
+    iris = dict(zip(((n, s) for n, s in statements), statement_iris(edition_id, statements, mint)))
+    yield from inferred_quads(edition_id, result.inferred, mint, concept_iri.get,
+                              lambda number, statement: iris.get((number, statement)), infer.explain)
+
+
+def _statements(edition: Edition, keys: concept_layer.KeyIndex) -> list[tuple[str, object]]:
+    """The definitional statements of an edition, their concept keys (and the
+    members' and values') resolved to the KB's concepts, new ones created."""
+    from dataclasses import replace
+
+    from .definitions import edition_statements
+
+    out = []
+    for number, statement in edition_statements(edition):
+        statement = replace(
+            statement,
+            concept=keys.concept_for(statement.concept, create=True),
+            value=(keys.concept_for(statement.value, create=True)
+                   if statement.aspect in ("is-a", "not-a") and statement.value else statement.value),
+            members=tuple(keys.concept_for(m, create=True) for m in statement.members),
+        )
+        out.append((number, statement))
     return out
+

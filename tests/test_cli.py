@@ -8,7 +8,23 @@ import pytest
 
 from .helpers import run_cli
 
-COMMANDS = [[], ["parse"], ["fetch"], ["bench"], ["bench", "ingest"]]
+
+
+def _commands() -> list[list[str]]:
+    """Every command and subcommand of the app, so a new one cannot miss its --help."""
+    import typer
+
+    from kb.cli import app
+
+    def walk(command, path):
+        yield path
+        for name, sub in getattr(command, "commands", {}).items():  # a group
+            yield from walk(sub, [*path, name])
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+COMMANDS = _commands()
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "rulekb")

@@ -6,6 +6,7 @@ import typer
 
 from ..corpus import corpus_dir
 from .app import Format, FormatOption, app
+from .kb_commands import StoreOption, _store
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 bench_app = typer.Typer(help="Benchmarks: print medians (and ratios against a baseline where there is one).", no_args_is_help=True)
@@ -144,3 +145,81 @@ def bench_definitions(
         f"max {speed['statements_per_edition_max']}; parsing took {speed['parse_seconds']:.1f} s",
         highlight=False,
     )
+
+
+@bench_app.command("ask")
+def bench_ask(store: str = StoreOption, format: Format = FormatOption) -> None:  # noqa: B008
+    """`rulekb ask` over every edition: coverage (editions that have a rule to answer) and accuracy
+    (right answers, citing a rule of that edition) of questions whose answer we know for every era."""
+    from ..ask_eval import evaluate
+
+    with errors_as_exit_codes():
+        figures = evaluate(_store(store))
+    if format is Format.json:
+        emit_json(figures)
+        return
+    for question, s in figures["checks"].items():
+        stdout.print(f"  {question:40} answered {s['answered']:3}/{s['asked']:3} (coverage {s['coverage']})  "
+                     f"accuracy {s['accuracy']}", highlight=False, markup=False)
+    o = figures["overall"]
+    stdout.print(f"overall: {o['correct']} right of {o['answered']} answered, {o['asked']} asked: accuracy "
+                 f"{o['accuracy']}, coverage {o['coverage']}; median ask {figures['ask_ms_median']:.1f} ms",
+                 highlight=False)
+    for wrong in figures["wrong"]:
+        stdout.print(f"  wrong: {wrong['edition']} {wrong['question']} -> {wrong['answer']} (rules {wrong['rules']})",
+                     highlight=False, markup=False)
+
+
+@bench_app.command("align")
+def bench_align(
+    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
+    repeat: int = typer.Option(3, "--repeat", min=1, help="Runs per timed alignment; medians are over runs."),
+    format: Format = FormatOption,
+) -> None:
+    """Edition alignment: median seconds of align vs the greedy difflib baseline on the 2009
+    restructure and an ordinary update (ratio), all English lineages, and precision/recall of
+    both on the gold set and on synthetic editions."""
+    from pathlib import Path
+
+    from ..align.bench import run_bench
+    from .output import stderr
+
+    root = Path(corpus) if corpus else corpus_dir()
+    if root is None or not (root / "en").is_dir():
+        fail("no corpus found (set RULEKB_CORPUS or pass --corpus)")
+    with errors_as_exit_codes():
+        figures = run_bench(root, repeat=repeat,
+                            progress=lambda m: stderr.print(f"bench align: {m}", highlight=False, markup=False))
+    if format is Format.json:
+        emit_json(figures)
+        return
+    for name, row in figures["pairs"].items():
+        stdout.print(
+            f"{name:17} {row['old']} -> {row['new']}: align {row['align_seconds']:.3f} s, "
+            f"baseline {row['baseline_seconds']:.3f} s (x{row['ratio']:,.1f}), medians of {figures['repeat']}",
+            highlight=False,
+        )
+    lin = figures["lineages"]
+    stdout.print(
+        f"lineages: {lin['alignments']} consecutive pairs over {lin['editions']} editions -> "
+        f"{lin['lineages']:,} lineages in {lin['seconds']:.1f} s (parsing {figures['parse_seconds']:.1f} s apart)",
+        highlight=False,
+    )
+
+    def line(label: str, f: dict) -> str:
+        return (f"  {label:26} accuracy {f['accuracy']:.3f}  precision {f['precision']:.3f}  "
+                f"recall {f['recall']:.3f}  ({f['correct']}/{f['rows']})")
+
+    stdout.print("gold set:", highlight=False)
+    for group, f in figures["gold"]["align"].items():
+        stdout.print(line(f"align {group}", f), highlight=False)
+        stdout.print(line(f"baseline {group}", figures["gold"]["baseline"][group]), highlight=False)
+    syn = figures["synthetic"]
+    stdout.print(f"synthetic (mutated copies of {syn['base']}):", highlight=False)
+    stdout.print(line("align", syn["align"]), highlight=False)
+    stdout.print(line("baseline", syn["baseline"]), highlight=False)
+    misses = [m for group, f in figures["gold"]["align"].items() if group != "all" for m in f["misses"]]
+    stdout.print(f"align misses on the gold set ({len(misses)}):", highlight=False)
+    for m in misses:
+        stdout.print(f"  line {m['line']}: {m['old_edition']} {m['old']} -> expected {m['expected']}, "
+                     f"got {m['predicted']}", highlight=False, markup=False)

@@ -1,4 +1,4 @@
-"""``rulekb build | editions | rule | query | validate | export``: the knowledge base.
+"""``rulekb build | editions | rule | history | query | validate | export``: the knowledge base.
 
 Imports of the heavy parts (rdflib, the builder) happen inside the commands, so
 a lookup such as ``rulekb rule`` starts fast.
@@ -34,9 +34,14 @@ def build(
     ),
     store: str = StoreOption,
     base_iri: str = BaseOption,
+    reasoner: str = typer.Option(
+        "auto", "--reasoner",
+        help="Reason over each edition's definitions with hermit (Java), owlrl (pure Python) or none; "
+        "auto: HermiT when Java runs, else owlrl. Results are cached by axiom set (RULEKB_CACHE).",
+    ),
     format: Format = FormatOption,
 ) -> None:
-    """Build the knowledge base: every edition as linked data, swapped in atomically."""
+    """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
     from ..build import build as run_build
     from ..corpus import corpus_dir
 
@@ -49,7 +54,7 @@ def build(
         target = _store(store)
         bar, tick = progress(None, "building")
         with bar:
-            report = run_build(sources, target, base=base_iri, progress=lambda message: tick())
+            report = run_build(sources, target, base=base_iri, progress=lambda message: tick(), reasoner=reasoner)
     for refused in report.refused:
         stderr.print(f"rulekb: refused {refused}", markup=False, highlight=False)
     for skipped in report.skipped:
@@ -62,9 +67,25 @@ def build(
         f"in {report.seconds:.1f} s ({report.quads / max(report.seconds, 1e-9):,.0f} quads/s) "
         f"-> {report.store} ({report.store_bytes / 1e6:,.0f} MB)\n"
         f"{report.citations:,} citations, {report.dangling:,} numbers cited that their edition does not have "
-        f"(rulekb query dangling-references)",
+        f"(rulekb query dangling-references)\n"
+        f"{report.statements:,} definitional statements; {_reasoning_line(report.reasoning)}\n"
+        f"{report.lineages:,} rule lineages, {report.changes:,} changes between consecutive editions "
+        f"in {report.lineage_seconds:.1f} s{' (cached)' if report.lineage_cached else ''} (rulekb history RULE); "
+        f"{report.meaning_changes:,} changes of meaning (rulekb query contradictions)",
         highlight=False,
     )
+
+
+def _reasoning_line(summary: dict) -> str:
+    if summary.get("reasoner", "none") == "none":
+        return "no reasoning (--reasoner none)"
+    name = {"hermit": "HermiT", "owlrl": "OWL 2 RL (owlrl)"}[summary["reasoner"]]
+    inconsistent = summary["inconsistent"]
+    return (f"{name}: {summary['inferred']:,} inferred statements from {summary['axiom_sets']} distinct axiom sets "
+            f"({summary['reasoned']} reasoned now, the rest cached) in {summary['seconds']:.1f} s; "
+            + (f"{len(inconsistent)} editions inconsistent (rules that contradict each other; "
+               f"--format json explains): {', '.join(inconsistent)}" if inconsistent else "every edition consistent")
+            + (f" ({summary['note']})" if summary.get("note") else ""))
 
 
 @app.command()
@@ -112,6 +133,74 @@ def rule(
             stdout.print(f"{label}: {', '.join(data[key])}", markup=False, highlight=False)
     if data["concepts"]:
         stdout.print("concepts: " + ", ".join(c["label"] or c["iri"] for c in data["concepts"]), markup=False)
+    if data.get("lineage"):
+        stdout.print("lineage: " + _lineage_line(data["lineage"]) + "  (rulekb history)", markup=False, highlight=False)
+
+
+def _lineage_line(lineage: dict) -> str:
+    spans = [f"{n['number']} ({n['first']}" + (f"..{n['last']})" if n["last"] != n["first"] else ")")
+             for n in lineage["numbers"]]
+    ended = lineage.get("ended")
+    if ended:
+        spans.append(f"{ended['kind']} in {ended['edition']}" + (f" into {ended['into']}" if ended.get("into") else ""))
+    return " -> ".join(spans)
+
+
+@app.command()
+def history(
+    number: str = typer.Argument(..., help="Rule number, e.g. 111.2 (a trailing dot is fine)."),
+    edition: str = typer.Option(None, "--edition", help="The edition the number belongs to (default: the newest English edition)."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """A rule through every edition of its language, even where it was renumbered: its numbers, texts and changes."""
+    from .. import history as rule_history
+
+    with errors_as_exit_codes():
+        entries = rule_history.history(_store(store), number.strip().rstrip("."), edition)
+    if format is Format.json:
+        emit_json(entries)
+        return
+    _print_history(entries, rule_history)
+
+
+def _print_history(entries: list[dict], rule_history) -> None:
+    """One line per period of editions (consecutive unchanged versions folded),
+    then the text, its words changed since the period above marked."""
+    from rich.text import Text
+
+    previous_text = None
+    for row in rule_history.periods(entries):
+        span = row["first"] if row["editions"] == 1 else f"{row['first']} .. {row['last']} ({row['editions']} editions)"
+        if row["number"] is None:  # the lineage ends here
+            into = f" into {row['into']}" if row.get("into") else ""
+            stdout.print(Text.assemble((span, "bold"), f"  {row['kind']}{into}"))
+            continue
+        change = row["kind"] or "oldest edition in the KB"
+        if row.get("detail"):
+            change += f" ({row['detail']})"
+        if row.get("similarity") is not None and row["kind"] in ("modified", "split"):
+            change += f", similarity {row['similarity']:.2f}"
+        stdout.print(Text.assemble((span, "bold"), "  ", (row["number"], "bold cyan"), f"  {change}"))
+        text = Text("    ")
+        if previous_text is None or row["kind"] in ("added", "split", None):
+            text.append(row["text"] or "")
+        else:
+            for i, (op, words) in enumerate(rule_history.word_diff(previous_text, row["text"])):
+                if i:
+                    text.append(" ")
+                if op == "=":
+                    text.append(words)
+                elif op == "-":
+                    text.append(f"[-{words}-]", style="red")
+                else:
+                    text.append(f"{{+{words}+}}", style="bold green")
+        previous_text = row["text"]
+        stdout.print(text)
+    numbers = [e["number"] for e in entries if e["number"]]
+    changes = [n for i, n in enumerate(numbers) if i == 0 or numbers[i - 1] != n]
+    stdout.print(f"{len(numbers)} editions; numbers: {' -> '.join(changes)}; "
+                 "[-deleted-] {+inserted+}: words changed since the version above", markup=False, highlight=False)
 
 
 @app.command()
