@@ -80,7 +80,8 @@ _LEAD = frozenset("a an the each if when as le la les l un une si chaque quand l
 _QUOTE = re.compile(r"[«“\"]\s*([^«»“”\"]{1,60}?)\s*[»”\"]")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]\d)")
 _WORD = re.compile(r"[a-zà-ÿ]+", re.IGNORECASE)
-_TERMINAL = re.compile(r"[.!?…:;)»\"”’]\s*$")
+# "’" closes a quotation, unless a letter precedes it: French elision ("en provenance d’")
+_TERMINAL = re.compile(r"(?:[.!?…:;)»\"”]|(?<![^\W\d_])’)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,8 @@ def numbers_in(text: str, language: str) -> frozenset[str]:
     """Digits and number words of ``text`` (citations removed)."""
     plain = re.sub(r"\b(?:first|double) strike\b", " ", _fold(strip_citations(text)), flags=re.I)
     found = {m.group(0) for m in _NUMBER.finditer(plain)}
-    if language == "fr":  # "les deux" is "both", not the quantity two
+    if language == "fr":  # "les deux" is "both" and "deux points" a colon, not the quantity two
+        plain = re.sub(r"\bdeux[- ]points\b", " ", plain, flags=re.I)
         plain = re.sub(r"\b(?:tou(?:te)?s\s+)?les\s+deux\b", " both ", plain, flags=re.I)
         found |= {"both"} if " both " in plain else set()
     table = _WORDS.get(language, {})
