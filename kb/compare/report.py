@@ -113,6 +113,7 @@ class Entry:
     new: Pane | None
     notes: tuple[str, ...] = ()  # explanation, members added/removed, axioms...
     tag: str = ""  # a short badge: the severity, the kind of change
+    diff: bool = True  # False: two texts side by side unmarked (a translation beside its original)
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def _sides(entry: Entry) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The old column's segments (equal and deleted) and the new column's (equal and inserted)."""
     old_text = entry.old.text if entry.old else ""
     new_text = entry.new.text if entry.new else ""
-    if entry.old is None or entry.new is None:  # one side only: nothing to compare it with
+    if entry.old is None or entry.new is None or not entry.diff:  # nothing to compare word by word
         return [(EQUAL, old_text)] if old_text else [], [(EQUAL, new_text)] if new_text else []
     return side_by_side(old_text, new_text)
 

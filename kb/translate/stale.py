@@ -1,0 +1,57 @@
+"""Stale French rules: the French translates an older English edition (its base)
+and the English rule changed after it.
+
+Why through the English alignment and not the French text: the French keeps the
+base edition's numbering and wording, so the change a translator must carry over
+is exactly the English base -> target change of the rule it translates.
+:func:`kb.align.align` pairs base and target; a French rule is stale when its
+base rule's primary successor is ``modified`` in a way a reader sees. Changes of
+typography only (quotes, dashes, spacing: ``detail == "typography"``) are not
+stale, nor is a rule only renumbered with the same text (the report's
+alignment already finds it under its new number).
+"""
+
+from __future__ import annotations
+
+from ingest.model import Edition
+
+NOT_STALE = frozenset({"typography"})
+
+
+def stale_items(fr: Edition, base: Edition, us: Edition, alignment=None,
+                base_of: dict[str, str | None] | None = None) -> list[dict]:
+    """One item per French rule whose English counterpart changed after ``base``:
+    ``fr_value`` the French text, ``us_value`` the new English text, ``base_value``
+    the English text the French translates, ``diff`` the English word diff
+    (``[[op, text], ...]``, op in equal/delete/insert), ``detail`` what changed
+    (text, terminology, references). ``base_of``: French number -> the base rule it
+    translates (from :func:`kb.translate.align_translation`; default: the same number)."""
+    if base.id == us.id:
+        return []
+    from kb.align import align
+    from kb.align.model import MODIFIED
+    from kb.compare.report import word_diff
+
+    alignment = alignment or align(base, us)
+    modified = {p.old: p for p in alignment.pairs if p.kind == MODIFIED and p.old is not None}
+    old_rules = {r.number: r for r in base.rules}
+    new_rules = {r.number: r for r in us.rules}
+    items = []
+    for rule in fr.rules:
+        number = base_of.get(rule.number) if base_of is not None else rule.number
+        pair = modified.get(number)
+        if pair is None or pair.detail in NOT_STALE or pair.new not in new_rules or number not in old_rules:
+            continue
+        old, new = old_rules[number], new_rules[pair.new]
+        old_text, new_text = _full(old), _full(new)
+        if old_text == new_text:
+            continue
+        items.append({"fr": rule.number, "us": pair.new, "kind": "stale", "base_rule": number,
+                      "fr_value": _full(rule), "us_value": new_text, "base_value": old_text,
+                      "detail": pair.detail or "text",
+                      "diff": [[op, text] for op, text in word_diff(old_text, new_text)]})
+    return items
+
+
+def _full(rule) -> str:
+    return " ".join([rule.text, *rule.examples]).strip()
