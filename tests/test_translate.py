@@ -45,6 +45,39 @@ def test_mutations_precision_and_recall():
         assert figures["recall"] >= 0.85, (kind, figures)
 
 
+def _with_damage(fr_words: dict[str, str], en_rules: tuple[str, ...]):
+    """The invented pair with an added sentence about damage: in English in
+    ``en_rules``, in French in each rule of ``fr_words`` with the word given."""
+    fr, en = load()
+    fr, en = copy.deepcopy(fr), copy.deepcopy(en)
+    for rule in en.rules:
+        if rule.number in en_rules:
+            rule.text += " Widgets deal damage."
+    for rule in fr.rules:
+        if rule.number in fr_words:
+            rule.text += f" Les widgets infligent des {fr_words[rule.number]}."
+    return fr, en
+
+
+def test_terminology_inconsistency_one_item_per_term():
+    rules = ("100.2", "101.1", "101.2")
+    fr, en = _with_damage({"100.2": "dégâts", "101.1": "blessures", "101.2": "dégâts"}, rules)
+    items = translation_report(fr, en)["items"]
+    assert items == [{"fr": None, "us": None, "kind": "terminology-inconsistency",
+                      "fr_value": {"blessures": ["101.1"], "dégâts": ["100.2", "101.2"]},
+                      "us_value": "damage"}]
+    json.dumps(items)
+
+
+def test_terminology_consistent_or_unrelated_is_not_reported():
+    rules = ("100.2", "101.1")
+    fr, en = _with_damage({"100.2": "dégâts", "101.1": "dégâts"}, rules)
+    assert translation_report(fr, en)["items"] == []
+    # "blessures" where the English rule has no damage is not a rendering of it
+    fr, en = _with_damage({"100.2": "dégâts", "101.1": "dégâts", "101.2": "blessures"}, rules)
+    assert [i for i in translation_report(fr, en)["items"] if i["kind"] == "terminology-inconsistency"] == []
+
+
 def test_partial_french_reports_coverage_not_the_whole_edition():
     fr, en = load()
     part = copy.deepcopy(fr)

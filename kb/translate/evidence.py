@@ -71,6 +71,13 @@ CORE_TERMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "zone": (("zone",), ("zone",)),
     "deck": (("deck",), ("paquet", "bibliothèque")),
 }
+# French renderings that are true alternatives for one English term (the key of
+# CORE_TERMS), each rendering with its labels; the terminology check of the
+# report compares only these. Older French texts say "blessures" for damage,
+# newer ones "dégâts". "en jeu" is not here: it renders "in play", another term.
+ALTERNATIVE_RENDERINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "damage": {"dégâts": ("dégâts", "dégât"), "blessures": ("blessure",)},
+}
 _ABBREV = re.compile(r"\b(?:cf|e\.g|i\.e|etc|p\. ex|ex|St|Mr|vs)\.", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?…](?:[)»\"”’']*)(?=\s+[«\"“(]?[A-ZÀ-ÖØ-Þ0-9])|[.!?…][)»\"”’']*\s*$")
 _CAP = r"[A-ZÀ-ÖØ-Þ][\w'’-]*"
@@ -240,3 +247,25 @@ def score(fr: Features, en: Features) -> float:
         parts.append((1.5, 1.0 if 0.8 <= ratio <= 1.7 else max(0.0, 1.0 - min(abs(ratio - 1.2), 1.0))))
     total = sum(w for w, _ in parts)
     return sum(w * v for w, v in parts) / total if total else 0.0
+
+
+def _label_pattern(label: str) -> re.Pattern:
+    return re.compile(r"(?<![\w])" + re.escape(label) + r"(?:s|x|es)?(?![\w])", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _rendering_patterns() -> dict[str, dict[str, list[re.Pattern]]]:
+    return {key: {name: [_label_pattern(x) for x in labels] for name, labels in renderings.items()}
+            for key, renderings in ALTERNATIVE_RENDERINGS.items()}
+
+
+def renderings_in(text: str) -> dict[str, frozenset[str]]:
+    """Term key -> the alternative French renderings (:data:`ALTERNATIVE_RENDERINGS`)
+    that ``text`` uses; terms with none are left out."""
+    plain = _fold(text)
+    found = {}
+    for key, renderings in _rendering_patterns().items():
+        used = frozenset(name for name, pats in renderings.items() if any(p.search(plain) for p in pats))
+        if used:
+            found[key] = used
+    return found

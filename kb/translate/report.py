@@ -13,10 +13,15 @@ mid-rule). Kinds:
   not, where the English rule has a name the French lacks (translated card names
   are never flagged: they are not English names);
 - ``sentence-missing`` / ``sentence-added``: the sentence count differs and the
-  length ratio moves the same way.
+  length ratio moves the same way;
+- ``terminology-inconsistency`` (report level, one item per term): the same English
+  term rendered two ways across the French text, counting only renderings listed as
+  alternatives (``evidence.ALTERNATIVE_RENDERINGS``, e.g. "blessures" / "dégâts" for
+  damage) and only in French rules whose aligned English rule has the term.
 
-Hooks: ``stale`` (French text of an older English edition) and terminology
-consistency are the lead's follow-up; add a function to :data:`CHECKS`.
+Hooks: ``stale`` (French text of an older English edition) is the lead's
+follow-up; add a per-rule function to :data:`CHECKS`, a whole-text one to
+:data:`REPORT_CHECKS`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Callable
 from ingest.model import Edition
 
 from .align import FeatureCache, TPair, align_translation
-from .evidence import Features, features, names_in
+from .evidence import CORE_TERMS, Features, features, names_in, renderings_in, term_table
 
 Item = dict
 Check = Callable[[TPair, Features, Features, dict], list[Item]]
@@ -77,6 +82,37 @@ def check_sentences(pair, f, e, ctx):
 CHECKS: list[Check] = [check_references, check_numbers, check_names, check_sentences]
 
 
+def check_terminology(pairs: list[TPair], fr: Edition, en: Edition, cache: FeatureCache) -> list[Item]:
+    """One item per English term whose French renderings differ across the text:
+    ``fr_value`` maps each rendering to the French rules using it, ``us_value`` is
+    the term. A rendering counts only where the aligned English rule has the term."""
+    french = {r.number: r for r in fr.rules}
+    english = cache.rules(en)
+    table = term_table()
+    used: dict[str, dict[str, list[str]]] = {}
+    for pair in pairs:
+        if pair.fr is None or pair.en is None or pair.fr not in french or pair.en not in english:
+            continue
+        rule = french[pair.fr]
+        found = renderings_in(" ".join([rule.text, *rule.examples]))
+        if not found:
+            continue
+        source = english[pair.en]
+        en_text = " ".join([source.text, *source.examples])
+        for key, names in found.items():
+            if key in table and any(p.search(en_text) for p in table[key][0]):
+                for name in names:
+                    used.setdefault(key, {}).setdefault(name, []).append(pair.fr)
+    return [{"fr": None, "us": None, "kind": "terminology-inconsistency",
+             "fr_value": {name: numbers for name, numbers in sorted(renderings.items())},
+             "us_value": CORE_TERMS[key][0][0] if key in CORE_TERMS else key.replace("-", " ")}
+            for key, renderings in sorted(used.items()) if len(renderings) >= 2]
+
+
+ReportCheck = Callable[[list[TPair], Edition, Edition, FeatureCache], list[Item]]
+REPORT_CHECKS: list[ReportCheck] = [check_terminology]
+
+
 def english_names(en: Edition) -> frozenset[str]:
     """Names in the English examples: where card names live (rule text names
     game terms such as "Planeswalker" that a French text may keep)."""
@@ -105,6 +141,8 @@ def report_items(fr: Edition, en: Edition, cache: FeatureCache | None = None) ->
         e = cache.get(en, pair.en)
         for check in CHECKS:
             items.extend(check(pair, f, e, ctx))
+    for report_check in REPORT_CHECKS:
+        items.extend(report_check(pairs, fr, en, cache))
     return pairs, items
 
 

@@ -24,7 +24,7 @@ KIND_NOTES = {
     "sentence-missing": "the French has fewer sentences (and is shorter)",
     "sentence-added": "the French has more sentences (and is longer)",
     "stale": "the English rule changed after the edition the French translates: carry the change over",
-    "term-inconsistent": "one English term, several French renderings",
+    "terminology-inconsistency": "one English term, several French renderings across the text",
 }
 
 
