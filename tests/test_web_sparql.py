@@ -203,9 +203,22 @@ def test_post_forms_and_bodies(endpoint):
 
 
 def test_body_over_the_limit_is_413(endpoint):
-    big = b"# " + b"x" * 1_100_000 + b"\nASK {}"
-    status, _, body = http(endpoint, data=big, headers={"Content-Type": "application/sparql-query"})
-    assert status == 413
+    """Refused on its declared length, before the body is read. (Sending the whole body raced
+    with the server closing the connection: a reset instead of the answer, now and then.)"""
+    import http.client
+
+    url = urllib.parse.urlsplit(endpoint)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+    try:
+        connection.putrequest("POST", url.path)
+        connection.putheader("Content-Type", "application/sparql-query")
+        connection.putheader("Content-Length", "1100000")
+        connection.endheaders(b"ASK {}")
+        response = connection.getresponse()
+        assert response.status == 413
+        assert b"limit" in response.read()
+    finally:
+        connection.close()
 
 
 def test_cors_header(endpoint):
