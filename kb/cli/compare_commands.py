@@ -13,7 +13,7 @@ import sys
 import typer
 
 from .app import Format, FormatOption, app
-from .kb_commands import StoreOption, _store
+from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stderr, stdout
 
 
@@ -69,15 +69,9 @@ def compare_editions(old: str, new: str, store: str | None = None, reasoner: str
     from ..errors import KBError
     from ..stored_edition import load_edition
 
-    opened = []
-
-    def open_once():
-        if not opened:
-            opened.append(_store(store))
-        return opened[0]
-
-    old_edition = load_edition(old, open_once)
-    new_edition = old_edition if new == old else load_edition(new, open_once)
+    opener = LazyStore(store)
+    old_edition = load_edition(old, opener)
+    new_edition = old_edition if new == old else load_edition(new, opener)
     if old_edition.id == new_edition.id and old_edition.rules == new_edition.rules:
         findings, changes = [], []  # the same edition twice: nothing to compare
     else:

@@ -14,29 +14,22 @@ import typer
 
 from .app import Format, FormatOption, app
 from .compare_commands import EditionArgument, ReportKind
-from .kb_commands import StoreOption, _store
+from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 KINDS = ("renumbered", "modified", "added", "removed", "split", "merged")
 
 
-def _editions(names: list[str], store: str | None):
+def _editions(names: list[str], opener: LazyStore):
     from ..stored_edition import load_edition
 
-    opened = []
-
-    def open_once():
-        if not opened:
-            opened.append(_store(store))
-        return opened[0]
-
-    return [load_edition(name, open_once) for name in names]
+    return [load_edition(name, opener) for name in names]
 
 
-def _newest(store: str | None, language: str) -> str:
+def _newest(opener: LazyStore, language: str) -> str:
     from ..service import run
 
-    rows = [r for r in run(_store(store), "edition-graphs") if r["language"] == language and r.get("partial") != "true"]
+    rows = [r for r in run(opener(), "edition-graphs") if r["language"] == language and r.get("partial") != "true"]
     if not rows:
         fail(f"no complete {language} edition in the knowledge base: give --to")
     return rows[-1]["edition"]
@@ -60,7 +53,7 @@ def diff(
     from ..compare import term_changes
 
     with errors_as_exit_codes():
-        older, newer = _editions([old, new], store)
+        older, newer = _editions([old, new], LazyStore(store))
         alignment = align(older, newer)
         data = alignment.to_dict(unchanged=unchanged)
         data["term_changes"] = [change.to_dict() for change in term_changes(older, newer)]
@@ -121,9 +114,10 @@ def cite_check(
             fail(f"{file} is not a text file")
         text = raw.decode("utf-8", errors="replace")
     with errors_as_exit_codes():
-        [older] = _editions([as_of], store)
-        target = to or _newest(store, older.language)
-        [newer] = _editions([target], store)
+        opener = LazyStore(store)  # one store for both editions and the default target
+        [older] = _editions([as_of], opener)
+        target = to or _newest(opener, older.language)
+        [newer] = _editions([target], opener)
         findings = check(text, older, newer, bare=bare)
     data = {"file": str(file), "as_of": older.id, "to": newer.id, "counts": summary(findings),
             "citations": [f.to_dict() for f in findings]}

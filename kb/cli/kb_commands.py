@@ -27,6 +27,19 @@ def _store(location: str | None):
     return open_store(location)
 
 
+class LazyStore:
+    """The store at ``location``, opened on first call and then reused: a command given
+    only source files never opens it, one given two edition ids opens it once."""
+
+    def __init__(self, location: str | None):
+        self.location, self.store = location, None
+
+    def __call__(self):
+        if self.store is None:
+            self.store = _store(self.location)
+        return self.store
+
+
 @app.command()
 def build(
     sources: list[str] = typer.Argument(

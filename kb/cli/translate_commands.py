@@ -25,21 +25,11 @@ import typer
 
 from .app import Format, FormatOption, app
 from .compare_commands import ReportKind
-from .kb_commands import StoreOption, _store
+from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 WINDOW_BEFORE_YEARS = 3  # a translation may lag its English edition this long
 WINDOW_AFTER_MONTHS = 6  # a French page's date may precede the English it shows
-
-
-class _Opener:
-    def __init__(self, location: str | None):
-        self.location, self.store = location, None
-
-    def __call__(self):
-        if self.store is None:
-            self.store = _store(self.location)
-        return self.store
 
 
 def load_french(sources: list[str], opener):
@@ -81,6 +71,15 @@ def _english_rows(opener) -> list[dict]:
     return sorted(rows, key=lambda e: e["effective_date"])
 
 
+def _default_us(rows: list[dict]) -> str:
+    """``--us`` when not given: the newest complete English edition of the KB."""
+    from ..errors import KBError
+
+    if not rows:
+        raise KBError("no complete English edition in the knowledge base: give --us")
+    return rows[-1]["edition"]
+
+
 def _window(date: str | None) -> tuple[str, str] | None:
     if not date:
         return None
@@ -97,14 +96,12 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
     from ..translate import detect_base, translation_report
     from ..translate.align import FeatureCache
 
-    opener = _Opener(store)
+    opener = LazyStore(store)
     fr = load_french(sources, opener)
     rows = None
     if us is None:
         rows = _english_rows(opener)
-        if not rows:
-            raise KBError("no complete English edition in the knowledge base: give --us")
-        us = rows[-1]["edition"]
+        us = _default_us(rows)
     english = load_edition(us, opener)
     if english.language != "en":
         raise KBError(f"--us {english.id} is not English")
@@ -266,15 +263,11 @@ def lexicon(
     with errors_as_exit_codes():
         glossaries = []
         if glossary:
-            from ..errors import KBError
             from ..stored_edition import load_edition
 
-            opener = _Opener(store)
+            opener = LazyStore(store)
             if us is None:
-                rows = _english_rows(opener)
-                if not rows:
-                    raise KBError("no complete English edition in the knowledge base: give --us")
-                us = rows[-1]["edition"]
+                us = _default_us(_english_rows(opener))
             english = load_edition(us, opener)
             for source in glossary:
                 glossaries.append((load_french(source.split(","), opener), english))
