@@ -40,22 +40,17 @@ import pyoxigraph as ox
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..store import RDF_FORMATS as STORE_RDF_FORMATS
+from ..store import RESULT_FORMATS as STORE_RESULT_FORMATS
 from . import conneg
 
 CORS = {"Access-Control-Allow-Origin": "*"}
-RDF_FORMATS = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-}
-# the short names kb.store / kb.remote take
-SHORT_NAMES = {
-    "application/sparql-results+json": "json", "application/sparql-results+xml": "xml",
-    "text/csv": "csv", "text/tab-separated-values": "tsv",
-    "text/turtle": "turtle", "application/n-triples": "nt",
-    "application/ld+json": "jsonld", "application/rdf+xml": "xml",
-}
+# The formats served, by media type, taken from kb.store's tables (one list of formats);
+# SHORT_NAMES gives the short names kb.store / kb.remote take.
+_SERVED_RDF = ("turtle", "nt", "jsonld", "xml")
+RDF_FORMATS = {STORE_RDF_FORMATS[name].media_type: STORE_RDF_FORMATS[name] for name in _SERVED_RDF}
+SHORT_NAMES = {fmt.media_type.split(";")[0]: name for name, fmt in STORE_RESULT_FORMATS.items()} | {
+    STORE_RDF_FORMATS[name].media_type: name for name in _SERVED_RDF}
 UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
 
 
