@@ -58,3 +58,27 @@ def fixture_kb(tmp_path_factory):
     store = EmbeddedStore(tmp_path_factory.mktemp("fixture-kb") / "store")
     report = build([str(FIXTURES / "invented-cr-2030-05-05.txt")], store)
     return store, report
+
+
+@pytest.fixture(scope="session")
+def corpus_web(corpus_kb):
+    """``rulekb serve``'s app over the whole corpus KB on a loopback port: its root URL."""
+    from kb.web.app import create_app
+
+    from .helpers import WebServer
+
+    store, _ = corpus_kb
+    with WebServer(create_app(store)) as root:
+        yield root
+
+
+@pytest.fixture(scope="session")
+def fixture_web(fixture_kb):
+    """The app over the invented fixture edition (markup in its rule text): its root URL."""
+    from kb.web.app import create_app
+
+    from .helpers import WebServer
+
+    store, _ = fixture_kb
+    with WebServer(create_app(store)) as root:
+        yield root

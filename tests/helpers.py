@@ -51,3 +51,47 @@ def manifest_rows(part: str, key: str) -> list[dict]:
         return [{key: "MISSING"}]
     with manifest.open(encoding="utf-8") as handle:
         return list(csv.DictReader(handle, delimiter="\t"))
+
+
+class WebServer:
+    """A real uvicorn server for a Starlette app on a free loopback port, in a thread:
+    ``with WebServer(app) as root:`` gives ``http://127.0.0.1:PORT/``."""
+
+    def __init__(self, app):
+        import socket
+        import threading
+
+        import uvicorn
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> str:
+        import time
+
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return f"http://127.0.0.1:{self.port}/"
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def http(url: str, *, data: bytes | None = None, headers: dict | None = None, method: str | None = None):
+    """(status, headers, body) of a plain HTTP request -- error answers too."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.headers, err.read()

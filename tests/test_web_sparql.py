@@ -22,50 +22,27 @@ from SPARQLWrapper import CSV, JSON, TSV, TURTLE, XML, SPARQLWrapper
 from kb.web.app import create_app
 from kb.web.conneg import negotiate, parse_accept
 
+from .helpers import WebServer
+
 RK = "PREFIX rk: <https://w3id.org/rulekb#>\n"
 RULES = RK + "SELECT ?rule ?number WHERE { ?rule a rk:Rule ; rk:number ?number } ORDER BY ?number"
 CROSS = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    def __init__(self, app):
-        self.port = _free_port()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        return f"http://127.0.0.1:{self.port}/sparql"
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(10)
-
-
 @pytest.fixture(scope="module")
 def endpoint(fixture_kb):
     store, _ = fixture_kb
-    with Server(create_app(store)) as url:
-        yield url
+    with WebServer(create_app(store)) as root:
+        yield root + "sparql"
 
 
 @pytest.fixture(scope="module")
 def tiny_endpoint(fixture_kb):
     """A cap of 3 rows and a timeout of 0.5 s."""
     store, _ = fixture_kb
-    with Server(create_app(store, max_rows=3, timeout=60)) as capped, \
-            Server(create_app(store, max_rows=10**9, timeout=0.5)) as hurried:
-        yield capped, hurried
+    with WebServer(create_app(store, max_rows=3, timeout=60)) as capped, \
+            WebServer(create_app(store, max_rows=10**9, timeout=0.5)) as hurried:
+        yield capped + "sparql", hurried + "sparql"
 
 
 def http(url, *, data=None, headers=None, method=None):
@@ -277,6 +254,6 @@ def test_serve_without_a_kb_is_one_line_and_exit_2(tmp_path):
 
     from kb.cli import app
 
-    result = CliRunner().invoke(app, ["serve", "--store", str(tmp_path / "none"), "--port", str(_free_port())])
+    result = CliRunner().invoke(app, ["serve", "--store", str(tmp_path / "none"), "--port", "1"])
     assert result.exit_code == 2
     assert "no knowledge base" in result.output

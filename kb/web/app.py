@@ -1,25 +1,53 @@
-"""The Starlette application of ``rulekb serve``: today the SPARQL endpoint only."""
+"""The Starlette application of ``rulekb serve``.
+
+Routes, by concern (each module exposes ``routes(ctx)``):
+
+- ``/sparql``                        the SPARQL 1.1 Protocol (:mod:`.sparql`)
+- ``/``, ``/search``                 home and search pages (:mod:`.pages`)
+- ``/diff``, ``/translation``        comparisons between editions and languages (:mod:`.compare_pages`)
+- ``/query``                         the query editor (:mod:`.editor`)
+- ``/api/...``                       JSON mirrors of the pages (:mod:`.api`)
+- ``/void``                          the VoID description of the dataset (:mod:`.resources`)
+- ``/static/...``                    stylesheet and the editor's scripts
+- every other path                   the KB's IRIs, dereferenced: HTML or RDF by
+                                     Accept or extension, 404 page (:mod:`.resources`)
+
+Errors of every route go through :func:`.errors.handle`.
+"""
 
 from __future__ import annotations
 
 from starlette.applications import Starlette
-from starlette.routing import Route
+from starlette.exceptions import HTTPException
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
-from .sparql import Limits, SparqlEndpoint
+from ..errors import KBError
+from . import api, compare_pages, editor, errors, pages, resources
+from .context import Limits, WebContext
+from .sparql import SparqlEndpoint
 
 
 def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, timeout: float = 30.0,
                max_body: int = 1_000_000, workers: int = 4) -> Starlette:
-    """An app answering the SPARQL 1.1 Protocol at ``/sparql`` over ``store``.
-
-    ``store``: a :class:`kb.store.EmbeddedStore` (or a :class:`kb.remote.RemoteStore`);
-    ``base_iri`` resolves relative IRIs in queries (default: the KB's base, see kb.iris).
-    """
-    from ..iris import base_iri as default_base
-
+    """The whole endpoint over ``store`` (a :class:`kb.store.EmbeddedStore` or a
+    :class:`kb.remote.RemoteStore`); ``base_iri``: the base the KB was built with
+    (default: kb.iris's), which decides which paths are the KB's IRIs."""
     limits = Limits(max_body=max_body, max_rows=max_rows, timeout=timeout, workers=workers)
-    endpoint = SparqlEndpoint(store, default_base(base_iri), limits)
-    app = Starlette(routes=[Route("/sparql", endpoint.handle, methods=["GET", "POST", "OPTIONS"])])
+    ctx = WebContext.create(store, base_iri, limits)
+    endpoint = SparqlEndpoint(store, ctx.base, limits)
+    routes = [
+        Route("/sparql", endpoint.handle, methods=["GET", "POST", "OPTIONS"]),
+        Mount("/static", app=StaticFiles(packages=[("kb.web", "static")]), name="static"),
+        *pages.routes(ctx),
+        *compare_pages.routes(ctx),
+        *editor.routes(ctx),
+        *api.routes(ctx),
+        *resources.routes(ctx),  # last: it answers for every IRI under the base
+    ]
+    handlers = {KBError: errors.handle, HTTPException: errors.handle, Exception: errors.handle}
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.ctx = ctx
     app.state.store = store
     app.state.limits = limits
     return app

@@ -43,6 +43,7 @@ from starlette.responses import Response
 from ..store import RDF_FORMATS as STORE_RDF_FORMATS
 from ..store import RESULT_FORMATS as STORE_RESULT_FORMATS
 from . import conneg
+from .context import Limits  # noqa: F401  (re-exported: kb.web.sparql.Limits)
 
 CORS = {"Access-Control-Allow-Origin": "*"}
 # The formats served, by media type, taken from kb.store's tables (one list of formats);
@@ -52,14 +53,6 @@ RDF_FORMATS = {STORE_RDF_FORMATS[name].media_type: STORE_RDF_FORMATS[name] for n
 SHORT_NAMES = {fmt.media_type.split(";")[0]: name for name, fmt in STORE_RESULT_FORMATS.items()} | {
     STORE_RDF_FORMATS[name].media_type: name for name in _SERVED_RDF}
 UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
-
-
-@dataclass
-class Limits:
-    max_body: int = 1_000_000  # bytes of a request body
-    max_rows: int = 10_000  # rows of a SELECT, triples of a CONSTRUCT
-    timeout: float = 30.0  # seconds per query
-    workers: int = 4  # queries evaluated at once
 
 
 class ProtocolError(Exception):

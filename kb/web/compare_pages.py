@@ -1,0 +1,7 @@
+"""(to be written)"""
+
+from __future__ import annotations
+
+
+def routes(ctx) -> list:
+    return []

@@ -1,0 +1,60 @@
+"""What every handler of the web endpoint needs: the store, the base IRI, the limits.
+
+IRIs the KB mints live under one base (kb.iris); the server answers for them at
+the same paths under its own root. ``href`` turns an IRI into the link a page
+prints: a root-relative path under the base's path (``/rulekb/edition/...`` for
+a base ``https://example.org/rulekb/``), so pages work on any host and port and
+behind a reverse proxy that strips the prefix; IRIs outside the base stay as
+they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlsplit
+
+from ..iris import Minter, base_iri
+
+
+@dataclass
+class Limits:
+    max_body: int = 1_000_000  # bytes of a request body
+    max_rows: int = 10_000  # rows of a SELECT, triples of a CONSTRUCT
+    timeout: float = 30.0  # seconds per query
+    workers: int = 4  # queries evaluated at once
+
+
+@dataclass
+class WebContext:
+    store: object  # kb.store.EmbeddedStore or kb.remote.RemoteStore
+    base: str  # the KB's base IRI, ending in "/"
+    limits: Limits = field(default_factory=Limits)
+
+    @classmethod
+    def create(cls, store, base: str | None = None, limits: Limits | None = None) -> "WebContext":
+        return cls(store=store, base=base_iri(base), limits=limits or Limits())
+
+    @property
+    def mint(self) -> Minter:
+        return Minter(self.base)
+
+    @property
+    def root(self) -> str:
+        """The path the base IRI has: "/" or "/rulekb/"."""
+        path = urlsplit(self.base).path or "/"
+        return path if path.endswith("/") else path + "/"
+
+    def iri(self, path: str) -> str:
+        """The IRI a request path (relative to the server's root) names."""
+        return self.base + path.lstrip("/")
+
+    def href(self, iri_or_path: str) -> str:
+        """A link for a page: an IRI under the base as a root-relative path; a
+        path of the server ("sparql", "/api/...") under the base's path."""
+        if iri_or_path.startswith(self.base):
+            rest = iri_or_path[len(self.base):]
+        elif "://" in iri_or_path:
+            return iri_or_path
+        else:
+            rest = iri_or_path.lstrip("/")
+        return self.root + quote(rest, safe="/?&=.,:;~-_#%+")

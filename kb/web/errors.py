@@ -1,0 +1,69 @@
+"""Exceptions to HTTP answers, in one place.
+
+A :class:`kb.errors.KBError` carries its status (404 NotFound, 400 QueryError,
+503 StoreError); Starlette's HTTPException its own. Browsers get the HTML error
+page (with a way back), API clients JSON ``{"error": {"status", "message"}}``,
+everyone else one line of text. Unexpected exceptions are a 500 with a short
+message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from ..errors import KBError
+from . import conneg
+
+log = logging.getLogger("rulekb.web")
+
+
+class WebError(Exception):
+    """An HTTP error a handler raises on purpose, with suggestions for the page."""
+
+    def __init__(self, status: int, message: str, suggestions: list[tuple[str, str]] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.suggestions = suggestions or []
+
+
+def status_and_message(exc: Exception) -> tuple[int, str, list]:
+    if isinstance(exc, WebError):
+        return exc.status, exc.message, exc.suggestions
+    if isinstance(exc, KBError):
+        return exc.status, exc.message, []
+    if isinstance(exc, HTTPException):
+        return exc.status_code, str(exc.detail), []
+    return 500, "internal error (logged on the server)", []
+
+
+def error_response(request: Request, exc: Exception) -> Response:
+    status, message, suggestions = status_and_message(exc)
+    if status >= 500 and not isinstance(exc, (KBError, WebError, HTTPException)):
+        log.exception("unexpected error on %s", request.url.path, exc_info=exc)
+    reason = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
+    wants = conneg.negotiate(["text/html", "application/json", "text/plain"], request.headers.get("accept"))
+    if request.url.path.startswith(_api_prefix(request)):
+        wants = "application/json"
+    if wants == "text/html":
+        from .html import page
+
+        ctx = request.app.state.ctx
+        return page(ctx, "error.html", status=status, title=f"{status} {reason}",
+                    reason=reason, message=message, suggestions=suggestions)
+    if wants == "application/json":
+        return JSONResponse({"error": {"status": status, "message": message}}, status_code=status)
+    return PlainTextResponse(message + "\n", status_code=status)
+
+
+def _api_prefix(request: Request) -> str:
+    return "/api/"
+
+
+async def handle(request: Request, exc: Exception) -> Response:
+    return error_response(request, exc)
