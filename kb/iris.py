@@ -108,3 +108,69 @@ class Minter:
 
     def graph(self, name: str) -> str:
         return f"{self.base}graph/{name}"
+
+    def translation_finding(self, fr_edition: str, index: int) -> str:
+        """The ``index``-th finding of the translation report of a French edition
+        (against the newest English edition of the KB; graph/translation)."""
+        return f"{self.base}translation/{fr_edition}/{index}"
+
+
+# -- the inverse: a path under the base -> (kind, parts) ----------------------
+
+_EDITION = r"(?P<edition>[a-z]{2}/[A-Za-z0-9][A-Za-z0-9._-]*)"
+_RULE_NUMBER = r"(?P<number>\d+\.\d+[a-z]*)"
+_INDEX = r"(?P<index>[1-9]\d{0,8})"
+_SHAPES = [
+    ("edition", rf"edition/{_EDITION}"),
+    ("part", rf"edition/{_EDITION}/part/(?P<number>\d{{1,2}})"),
+    ("section", rf"edition/{_EDITION}/section/(?P<number>\d{{3}})"),
+    ("rule", rf"edition/{_EDITION}/rule/{_RULE_NUMBER}"),
+    ("example", rf"edition/{_EDITION}/rule/{_RULE_NUMBER}/example/{_INDEX}"),
+    ("citation", rf"edition/{_EDITION}/(?P<owner>(?:rule/\d+\.\d+[a-z]*(?:/example/[1-9]\d*)?"
+                 rf"|glossary/[a-z0-9-]+|section/\d{{3}}|part/\d{{1,2}}))/citation/{_INDEX}"),
+    ("statement", rf"edition/{_EDITION}/rule/{_RULE_NUMBER}/statement/{_INDEX}"),
+    ("inferred", rf"edition/{_EDITION}/inferred/{_INDEX}"),
+    ("glossary", rf"edition/{_EDITION}/glossary/(?P<slug>[a-z0-9-]+)"),
+    ("concepts", r"concept/"),
+    ("concept", r"concept/(?P<slug>[a-z0-9-]+)"),
+    ("lineage", r"lineage/(?P<lineage>[a-z]{2}/[A-Za-z0-9][A-Za-z0-9._-]*/(?:\d+\.\d+[a-z]*|\d{1,3}))"),
+    ("change", rf"change/{_EDITION}/(?P<old>(?:\d+(?:\.\d+[a-z]*)?)?)\.\.(?P<new>(?:\d+(?:\.\d+[a-z]*)?)?)"),
+    ("meaning-change", rf"meaning-change/{_EDITION}/{_INDEX}"),
+    ("graph", r"graph/(?P<name>[a-z][a-z0-9-]*)"),
+]
+_PARSERS = [(kind, re.compile(pattern + r"\Z")) for kind, pattern in _SHAPES]
+
+
+def parse(path: str) -> tuple[str, dict] | None:
+    """The kind and parts of an IRI path relative to the base (what :class:`Minter`
+    minted), e.g. ``"edition/en/2011-09-30/rule/111.2"`` ->
+    ``("rule", {"edition": "en/2011-09-30", "number": "111.2"})``; None for any
+    other path. A full IRI is not accepted: strip the base first.
+
+    Parts by kind: edition {edition}; part, section, rule {edition, number};
+    example, statement {edition, number, index}; citation {edition, owner (the
+    citing rule, example, glossary entry or heading, as "rule/110.2",
+    "glossary/owner", "rule/704.7/example/1"), index}; inferred {edition, index};
+    glossary {edition, slug}; concept {slug}; concepts (the scheme, ``concept/``) {};
+    lineage {lineage} (an id with slashes: "en/2003-07-01/200.5a"); change
+    {edition, old, new} (None for the empty side of an added or removed rule);
+    meaning-change {edition, index}; graph {name}. Indexes are ints.
+    """
+    if not isinstance(path, str) or len(path) > 300 or "//" in path:
+        return None
+    path = path.lstrip("/")
+    for kind, pattern in _PARSERS:
+        m = pattern.match(path)
+        if m is None:
+            continue
+        parts = m.groupdict()
+        if kind == "change":
+            if not parts["old"] and not parts["new"]:
+                return None
+            parts["old"], parts["new"] = parts["old"] or None, parts["new"] or None
+        if "index" in parts:
+            parts["index"] = int(parts["index"])
+        if kind == "edition" and parts["edition"].endswith(".."):
+            return None
+        return kind, parts
+    return None

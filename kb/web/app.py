@@ -45,7 +45,10 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
         *api.routes(ctx),
         *resources.routes(ctx),  # last: it answers for every IRI under the base
     ]
-    handlers = {KBError: errors.handle, HTTPException: errors.handle, Exception: errors.handle}
+    # every expected error by its class: Starlette re-raises what only the Exception handler
+    # catches (a traceback in the log for a deliberate 404)
+    handlers = {KBError: errors.handle, errors.WebError: errors.handle, HTTPException: errors.handle,
+                Exception: errors.handle}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.ctx = ctx
     app.state.store = store

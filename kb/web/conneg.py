@@ -80,7 +80,10 @@ def _quality(media: str, accepted: list[tuple[str, float]]) -> float:
     best, specificity = 0.0, -1
     major = media.split("/")[0]
     for candidate, q in accepted:
-        candidate = ALIASES.get(candidate, candidate)
+        # an offered type is matched as named first ("application/json" for an API error),
+        # then through the aliases clients use for the formats we serve
+        if candidate != media:
+            candidate = ALIASES.get(candidate, candidate)
         if candidate == media:
             level = 2
         elif candidate == f"{major}/*":

@@ -1,7 +1,256 @@
-"""(to be written)"""
+"""Every IRI the KB mints, dereferenced; and the VoID description at ``/void``.
+
+``/edition/...``, ``/concept/...``, ``/lineage/...``, ``/change/...``,
+``/meaning-change/...``, ``/graph/...``: the path names an IRI under the base
+(:func:`kb.iris.parse` says which kind). The format comes from an extension
+(``.ttl`` ``.nt`` ``.jsonld`` ``.rdf`` ``.html``, ``.json`` for the kinds the
+JSON API has), stripped to get the IRI -- only a known one: rule numbers hold
+dots -- else from ``Accept`` (q-values; ``Vary: Accept``; 406 when nothing
+fits). HTML is the page :mod:`.pages` has for the kind, else a generic page of
+the resource's properties and what links to it; RDF is its description
+(:mod:`kb.describe`). A well-formed IRI the store knows nothing about is a 404
+that says what exists nearby (:mod:`.missing`).
+"""
 
 from __future__ import annotations
 
+import inspect
+import logging
+import re
+import threading
 
-def routes(ctx) -> list:
-    return []
+import anyio
+import pyoxigraph as ox
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from .. import describe as descriptions
+from .. import void
+from ..iris import parse
+from . import conneg
+from .context import WebContext
+from .errors import WebError, error_response
+from .html import page
+from .missing import not_found
+
+PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph")
+RDF_MEDIA = {  # media type -> kb.store.RDF_FORMATS key
+    "text/turtle": "turtle",
+    "application/ld+json": "jsonld",
+    "application/n-triples": "nt",
+    "application/rdf+xml": "xml",
+}
+OFFERED = ["text/html", *RDF_MEDIA]
+EXTENSIONS = {
+    ".ttl": "text/turtle",
+    ".nt": "application/n-triples",
+    ".jsonld": "application/ld+json",
+    ".rdf": "application/rdf+xml",
+    ".html": "text/html",
+    ".json": "application/json",
+}
+JSON_KINDS = ("rule", "edition", "concept")  # the kinds /api has a view of
+MAX_PATH = 400
+log = logging.getLogger("rulekb.web")
+
+
+def split_extension(path: str) -> tuple[str, str | None]:
+    """``edition/en/2026-01-16/rule/111.2.ttl`` -> (the IRI's path, "text/turtle");
+    an extension counts only when what is left is an IRI shape."""
+    for extension, media in EXTENSIONS.items():
+        if path.endswith(extension) and parse(path[: -len(extension)]):
+            return path[: -len(extension)], media
+    return path, None
+
+
+def choose(accept: str | None) -> str | None:
+    """The media type a client prefers among HTML and the RDF formats.
+    ``application/json`` counts as JSON-LD (a JSON client gets JSON)."""
+    if accept:
+        accept = re.sub(r"application/json(?![\w+.-])", "application/ld+json", accept)
+    return conneg.negotiate(OFFERED, accept)
+
+
+def rdf_response(triples: list[ox.Triple], media: str, headers: dict | None = None) -> Response:
+    body = descriptions.serialize(triples, RDF_MEDIA[media])
+    charset = "; charset=utf-8" if media != "application/rdf+xml" else ""
+    return Response(body, media_type=media + charset, headers=headers)
+
+
+class Resources:
+    def __init__(self, ctx: WebContext):
+        self.ctx = ctx
+        self._void_lock = threading.Lock()
+        self._void_graphs: list[void.GraphInfo] | None = None
+
+    # -- IRIs --------------------------------------------------------------
+
+    def endpoint(self, prefix: str):
+        async def dereference(request: Request) -> Response:
+            return await self.dereference(request, prefix)
+
+        return dereference
+
+    async def dereference(self, request: Request, prefix: str) -> Response:
+        try:
+            return await self._dereference(request, prefix)
+        except WebError as error:  # answered here: app.py routes bare Exceptions to a 500 logger
+            return error_response(request, error)
+
+    async def _dereference(self, request: Request, prefix: str) -> Response:
+        path = f"{prefix}/{request.path_params.get('rest', '')}"
+        if len(path) > MAX_PATH or "\x00" in path:
+            raise WebError(404, "no such resource (the path is too long or holds a NUL)")
+        path, media = split_extension(path)
+        found = parse(path)
+        if found is None:
+            raise WebError(404, f"no resource of the knowledge base has the path /{path[:120]}",
+                           [("all editions", self.ctx.href(""))])
+        kind, parts = found
+        negotiated = media is None
+        if negotiated:
+            media = choose(request.headers.get("accept"))
+            if media is None:
+                return PlainTextResponse(
+                    "406 Not Acceptable: this resource is available as " + ", ".join(OFFERED) + "\n",
+                    status_code=406, headers={"Vary": "Accept"})
+        headers = {"Vary": "Accept"} if negotiated else {}
+        iri = self.ctx.iri(path)
+        triples = await anyio.to_thread.run_sync(descriptions.describe, self.ctx.store, iri, kind, self.ctx.base)
+        if not triples:
+            error = await anyio.to_thread.run_sync(not_found, self.ctx, kind, parts)
+            if media == "text/html" or negotiated:
+                raise error  # the error handler: an HTML page with suggestions, or JSON/text by Accept
+            return PlainTextResponse(error.message + "\n", status_code=404, headers=headers)
+        if media == "application/json":
+            return await self.json_view(kind, parts)
+        if media in RDF_MEDIA:
+            return rdf_response(triples, media, headers)
+        response = await self.html(kind, parts, iri, triples)
+        response.headers.update(headers)
+        return response
+
+    async def html(self, kind: str, parts: dict, iri: str, triples: list[ox.Triple]) -> Response:
+        special = _pages().get(kind)
+        if special is not None and not _takes(special, parts):
+            log.warning("pages.PAGES[%r] does not take %s: the generic page answers", kind, sorted(parts))
+            special = None
+        if special is not None:
+            result = await anyio.to_thread.run_sync(lambda: special(self.ctx, **parts))
+            return await result if inspect.isawaitable(result) else result
+        incoming = await anyio.to_thread.run_sync(descriptions.links_here, self.ctx.store, iri)
+        return page(self.ctx, "resource.html", **resource_view(self.ctx, kind, iri, triples, incoming))
+
+    async def json_view(self, kind: str, parts: dict) -> Response:
+        from . import api
+
+        if kind not in JSON_KINDS:
+            raise WebError(404, f"no JSON view of a {kind} (ask for .jsonld: the JSON-LD description)")
+        view = {"rule": api.rule_data, "edition": api.edition_data, "concept": api.concept_data}[kind]
+        return JSONResponse(await anyio.to_thread.run_sync(lambda: view(self.ctx, **parts)))
+
+    # -- VoID ----------------------------------------------------------------
+
+    def void_graphs(self) -> list[void.GraphInfo]:
+        """The per-graph counts, computed on the first request (seconds on the full
+        KB: they read every quad) and kept for the life of the server."""
+        with self._void_lock:
+            if self._void_graphs is None:
+                self._void_graphs = void.statistics(self.ctx.store)
+            return self._void_graphs
+
+    async def void(self, request: Request) -> Response:
+        extension = "." + request.url.path.rsplit(".", 1)[1] if "." in request.url.path.rsplit("/", 1)[-1] else None
+        media = EXTENSIONS.get(extension) if extension else choose(request.headers.get("accept"))
+        if media is None or media == "application/json":
+            return PlainTextResponse("406 Not Acceptable: the VoID description is available as "
+                                     + ", ".join(OFFERED) + "\n", status_code=406, headers={"Vary": "Accept"})
+        graphs = await anyio.to_thread.run_sync(self.void_graphs)
+        headers = {"Vary": "Accept"}
+        if media in RDF_MEDIA:
+            return rdf_response(void.dataset(self.ctx.base, graphs), media, headers)
+        return page(self.ctx, "void.html", headers=headers, title="The dataset (VoID)", graphs=graphs,
+                    dataset=descriptions.void_dataset(self.ctx.base), vocabularies=void.VOCABULARIES,
+                    total=sum(g.triples for g in graphs), formats=_formats(self.ctx, "void"))
+
+
+def _pages() -> dict:
+    """The HTML pages :mod:`.pages` has, by kind (none while it has none)."""
+    try:
+        from . import pages
+    except ImportError:
+        return {}
+    return getattr(pages, "PAGES", {}) or {}
+
+
+def _takes(function, parts: dict) -> bool:
+    """Whether a page function accepts ``(ctx, **parts)`` (kb.iris.parse's names)."""
+    try:
+        inspect.signature(function).bind(None, **parts)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _formats(ctx: WebContext, path: str) -> list[tuple[str, str]]:
+    return [(name, ctx.href(path + ext)) for name, ext in
+            (("Turtle", ".ttl"), ("JSON-LD", ".jsonld"), ("N-Triples", ".nt"), ("RDF/XML", ".rdf"))]
+
+
+def _shown(ctx: WebContext, iri: str) -> str:
+    """An IRI as a page prints it: the path under the base, else a CURIE."""
+    if iri.startswith(ctx.base) and iri != ctx.base:
+        return iri[len(ctx.base):]
+    return descriptions.curie(iri)
+
+
+def _value(ctx: WebContext, term) -> dict:
+    if isinstance(term, ox.NamedNode):
+        return {"iri": term.value, "text": _shown(ctx, term.value), "href": ctx.href(term.value)}
+    if isinstance(term, ox.Literal):
+        datatype = term.datatype.value
+        shown = None if datatype.endswith(("#string", "#langString")) else descriptions.curie(datatype)
+        return {"iri": None, "text": term.value, "language": term.language, "datatype": shown}
+    return {"iri": None, "text": str(term), "language": None, "datatype": None}
+
+
+def _rows(ctx: WebContext, triples: list[ox.Triple], subject: str) -> list[dict]:
+    by_property: dict[str, list[dict]] = {}
+    for triple in triples:
+        if triple.subject.value == subject:
+            by_property.setdefault(triple.predicate.value, []).append(_value(ctx, triple.object))
+    return [{"property": descriptions.curie(p), "property_href": ctx.href(p), "values": values}
+            for p, values in sorted(by_property.items(), key=lambda item: descriptions.curie(item[0]))]
+
+
+def resource_view(ctx: WebContext, kind: str, iri: str, triples: list[ox.Triple], incoming: list[dict]) -> dict:
+    """What ``resource.html`` shows: the resource's properties, the things that
+    hang off it (examples, citations, statements), and what links to it."""
+    others = list(dict.fromkeys(t.subject.value for t in triples if t.subject.value != iri))
+    label = descriptions.label(triples, iri)
+    path = iri[len(ctx.base):] if iri.startswith(ctx.base) else iri
+    return {
+        "title": f"{kind}: {label or path}",
+        "kind": kind,
+        "iri": iri,
+        "label": label,
+        "path": path,
+        "types": [descriptions.curie(t) for t in descriptions.types(triples, iri)],
+        "rows": _rows(ctx, triples, iri),
+        "parts": [{"iri": other, "href": ctx.href(other), "label": descriptions.label(triples, other) or other,
+                   "rows": _rows(ctx, triples, other)} for other in others],
+        "incoming": [{"source": _shown(ctx, row["source"]), "href": ctx.href(row["source"]),
+                      "property": descriptions.curie(row["property"])} for row in incoming],
+        "incoming_limit": 100,
+        "formats": _formats(ctx, path),
+    }
+
+
+def routes(ctx: WebContext) -> list:
+    resources = Resources(ctx)
+    void_paths = ["/void", "/.well-known/void", *(f"/void{ext}" for ext in EXTENSIONS if ext != ".json")]
+    return [
+        *(Route(path, resources.void, methods=["GET", "HEAD"]) for path in void_paths),
+        *(Route(f"/{prefix}/{{rest:path}}", resources.endpoint(prefix), methods=["GET", "HEAD"]) for prefix in PREFIXES),
+    ]

@@ -1,0 +1,104 @@
+"""The OpenAPI 3 document of the JSON API (``/api/openapi.json``), in one place."""
+
+from __future__ import annotations
+
+from .context import WebContext
+
+_ERROR = {"description": "an error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _path_param(name: str, example: str, description: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "string"}, "example": example}
+
+
+def _query_param(name: str, example: str, description: str, required: bool = False) -> dict:
+    return {"name": name, "in": "query", "required": required, "description": description,
+            "schema": {"type": "string"}, "example": example}
+
+
+def _get(summary: str, description: str, parameters: list, schema: dict) -> dict:
+    return {"get": {
+        "summary": summary,
+        "description": description,
+        "parameters": parameters,
+        "responses": {
+            "200": {"description": "OK", "content": {"application/json": {"schema": schema}}},
+            "400": _ERROR,
+            "404": _ERROR,
+        },
+    }}
+
+
+_OBJECT = {"type": "object"}
+_LANG = _path_param("lang", "en", "the edition's language: en or fr")
+_DATE = _path_param("date", "2026-01-16", "the edition's date (or undated-NAME), the second half of its id")
+
+
+def document(ctx: WebContext) -> dict:
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "rulekb JSON API",
+            "version": "1",
+            "description": "The Magic: The Gathering Comprehensive Rules, every edition in English and French: "
+                           "the JSON shapes of the rulekb command line. RDF of every resource is at its IRI "
+                           "(content negotiation), SPARQL at /sparql.",
+        },
+        "servers": [{"url": ctx.base.rstrip("/")}],
+        "paths": {
+            "/api/editions": _get(
+                "Every edition", "As `rulekb editions --format json`.", [],
+                {"type": "array", "items": {"$ref": "#/components/schemas/EditionSummary"}}),
+            "/api/edition/{lang}/{date}": _get(
+                "An edition", "Its title, language, date, sources and table of contents (parts and sections).",
+                [_LANG, _DATE], {"$ref": "#/components/schemas/Edition"}),
+            "/api/rule/{lang}/{date}/{number}": _get(
+                "A rule", "As `rulekb rule EDITION NUMBER --format json`: text, examples, references "
+                          "(dangling ones apart), referenced_by, concepts, lineage.",
+                [_LANG, _DATE, _path_param("number", "702.19b", "the rule number")],
+                {"$ref": "#/components/schemas/Rule"}),
+            "/api/history/{number}": _get(
+                "A rule through the editions", "As `rulekb history`: every version, oldest first, even renumbered.",
+                [_path_param("number", "111.2", "the rule number in the edition"),
+                 _query_param("edition", "en/2026-01-16", "edition id (default: the newest English one)")],
+                {"type": "array", "items": _OBJECT}),
+            "/api/concept/{slug}": _get(
+                "A concept", "As `rulekb define`: labels in English and French, the glossary entry and "
+                             "defining rules, statements, broader / narrower / related concepts.",
+                [_path_param("slug", "owner", "the concept's name in its IRI (or any label)")], _OBJECT),
+            "/api/search": _get(
+                "Search the rules", f"Rules whose text holds the words (case-insensitive), in document order; "
+                                    f"at most 200.",
+                [_query_param("q", "summoning sickness", "the words", required=True),
+                 _query_param("edition", "en/2026-01-16", "edition id, or all (default: the newest English one)")],
+                {"$ref": "#/components/schemas/SearchResults"}),
+        },
+        "components": {"schemas": {
+            "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+                "type": "object", "properties": {"status": {"type": "integer"}, "message": {"type": "string"}}}}},
+            "EditionSummary": {"type": "object", "properties": {
+                "edition": {"type": "string"}, "language": {"type": "string"},
+                "effective_date": {"type": "string", "nullable": True}, "partial": {"type": "boolean"},
+                "rules": {"type": "integer"}, "source": {"type": "string", "nullable": True}}},
+            "Edition": {"type": "object", "properties": {
+                "edition": {"type": "string"}, "iri": {"type": "string"}, "title": {"type": "string"},
+                "language": {"type": "string"}, "effective_date": {"type": "string", "nullable": True},
+                "partial": {"type": "boolean"}, "sources": {"type": "array", "items": {"type": "string"}},
+                "sections": {"type": "array", "items": {"type": "object", "properties": {
+                    "kind": {"type": "string"}, "number": {"type": "string"}, "title": {"type": "string"},
+                    "iri": {"type": "string"}}}}}},
+            "Rule": {"type": "object", "properties": {
+                "iri": {"type": "string"}, "edition": {"type": "string"}, "number": {"type": "string"},
+                "text": {"type": "string"}, "examples": {"type": "array", "items": {"type": "string"}},
+                "references": {"type": "array", "items": {"type": "string"}},
+                "dangling": {"type": "array", "items": {"type": "string"}},
+                "referenced_by": {"type": "array", "items": {"type": "string"}},
+                "concepts": {"type": "array", "items": _OBJECT}, "lineage": {"type": "object", "nullable": True}}},
+            "SearchResults": {"type": "object", "properties": {
+                "q": {"type": "string"}, "edition": {"type": "string"}, "truncated": {"type": "boolean"},
+                "results": {"type": "array", "items": {"type": "object", "properties": {
+                    "edition": {"type": "string"}, "number": {"type": "string"}, "text": {"type": "string"},
+                    "iri": {"type": "string"}}}}}},
+        }},
+    }
