@@ -56,7 +56,7 @@ import urllib.error
 import urllib.request
 import uuid
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -181,9 +181,14 @@ class RemoteStore:
         wrapper.setTimeout(int(timeout))
         return wrapper
 
-    def _ask_server(self, sparql: str, results: str, rdf: str) -> tuple[bytes, str]:
+    def _ask_server(self, sparql: str, results: str, rdf: str, default_graphs: Sequence[str] = (),
+                    named_graphs: Sequence[str] = ()) -> tuple[bytes, str]:
         """Run a query; ask for ``rdf`` if it is a CONSTRUCT or DESCRIBE, else for ``results``."""
         wrapper = self._wrapper(self.timeout)
+        for graph in default_graphs:  # the protocol's default-graph-uri / named-graph-uri
+            wrapper.addDefaultGraph(graph)
+        for graph in named_graphs:
+            wrapper.addNamedGraph(graph)
         with warnings.catch_warnings():  # SPARQLWrapper warns about queries it cannot classify
             warnings.simplefilter("ignore")
             wrapper.setQuery(sparql)
@@ -236,10 +241,12 @@ class RemoteStore:
         return self._manifest() is not None or bool(self.graphs())
 
     def query(self, sparql: str, bindings: dict | None = None, results_format: str = "json",
-              rdf_format: str = "turtle") -> Answer:
+              rdf_format: str = "turtle", default_graphs: Sequence[str] = (), named_graphs: Sequence[str] = ()) -> Answer:
+        """``default_graphs`` / ``named_graphs``: the dataset, as the SPARQL protocol's
+        ``default-graph-uri`` / ``named-graph-uri`` (default: the union of every graph)."""
         self._check_union()
         body, media = self._ask_server(with_values(sparql, bindings), RESULT_TYPES[results_format],
-                                       RDF_FORMATS[rdf_format].media_type)
+                                       RDF_FORMATS[rdf_format].media_type, default_graphs, named_graphs)
         return Answer("results" if media in RESULT_TYPES.values() else "graph", body, media)
 
     def select(self, sparql: str, bindings: dict | None = None) -> list[dict[str, str]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import socket
 import threading
 import time
 import urllib.error
@@ -14,7 +13,6 @@ import urllib.parse
 import urllib.request
 
 import pytest
-import uvicorn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from SPARQLWrapper import CSV, JSON, TSV, TURTLE, XML, SPARQLWrapper
@@ -257,3 +255,87 @@ def test_serve_without_a_kb_is_one_line_and_exit_2(tmp_path):
     result = CliRunner().invoke(app, ["serve", "--store", str(tmp_path / "none"), "--port", "1"])
     assert result.exit_code == 2
     assert "no knowledge base" in result.output
+
+
+# -- a timeout that really stops the query (worker processes, kb.web.query_pool) -----------
+
+COUNT_CROSS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+POINT = RK + 'SELECT ?text WHERE { GRAPH ?ed { ?rule rk:number "100.1" } OPTIONAL { ?rule rk:text ?text } }'
+
+
+def _pool(app):
+    """The endpoint's worker pool (the /sparql route's handler is a bound method)."""
+    route = next(r for r in app.routes if getattr(r, "path", None) == "/sparql")
+    return route.endpoint.__self__.pool
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _runaway_is_killed_while_others_answer(store, point_query):
+    app = create_app(store, timeout=2)
+    pool = _pool(app)
+    with WebServer(app) as root:
+        sparql = root + "sparql"
+        assert get(sparql, point_query)[0] == 200  # the workers are up
+        before = set(pool.pids())
+        answer = {}
+        runaway = threading.Thread(target=lambda: answer.update(r=get(sparql, COUNT_CROSS)))
+        started = time.monotonic()
+        runaway.start()
+        time.sleep(0.5)
+        status, _, body = get(sparql, point_query)  # meanwhile, the server answers others
+        assert status == 200 and json.loads(body)["results"]["bindings"]
+        assert runaway.is_alive()
+        runaway.join(30)
+        status, _, body = answer["r"]
+        assert status == 503 and b"timed out after 2 s" in body
+        assert time.monotonic() - started < 15
+        killed = before - set(pool.pids())
+        assert len(killed) == 1 and not _alive(killed.pop())  # its worker is gone...
+        workers = pool.pids()
+        assert len(workers) == len(before)  # ...and replaced
+        ticks = {pid: _cpu_ticks(pid) for pid in workers}
+        time.sleep(1)
+        assert all(_cpu_ticks(pid) - ticks[pid] < 20 for pid in workers), "a worker is still busy"
+        status, _, body = get(sparql, point_query)  # and the endpoint goes on
+        assert status == 200 and json.loads(body)["results"]["bindings"]
+
+
+def test_timeout_kills_a_count_over_a_cross_join(fixture_kb):
+    """No row ever comes before the end of a COUNT: the worker is killed at the deadline."""
+    store, _ = fixture_kb
+    _runaway_is_killed_while_others_answer(store, POINT)
+
+
+def test_timeout_kills_a_count_over_the_whole_corpus(corpus_kb):
+    store, _ = corpus_kb
+    point = RK + ('SELECT ?text WHERE { ?ed rk:editionId "en/2026-01-16" . GRAPH ?ed { ?rule rk:number "702.9a" }'
+                  " OPTIONAL { ?rule rk:text ?text } }")
+    _runaway_is_killed_while_others_answer(store, point)
+
+
+def test_errors_from_a_worker_keep_their_status(fixture_kb):
+    store, _ = fixture_kb
+    app = create_app(store)
+    with WebServer(app) as root:
+        status, _, body = get(root + "sparql", "SELECT ?x WHERE { ?x ")
+        assert status == 400 and b"syntax error" in body.lower()
+        assert get(root + "sparql", RULES, "image/png")[0] == 406
+        status, _, body = get(root + "sparql", RULES, **{"default-graph-uri": "not an iri"})
+        assert status == 400
+        workers = _pool(app).pids()
+    _pool(app).close()
+    assert not any(_alive(pid) for pid in workers)

@@ -11,47 +11,41 @@
   does not parse: 400 with the parser's message. A body over ``max_body``: 413.
 - At most ``max_rows`` rows (or triples): the answer then carries
   ``X-Rulekb-Truncated: true`` (a header only, so the body stays valid SPARQL JSON).
-- ``timeout`` seconds per query, checked between the rows (triples) the store
-  streams: a cross join that keeps producing rows is stopped (503). Limit of the
-  approach: pyoxigraph cannot be interrupted inside one evaluation step, so
-  work done before the first row appears (ORDER BY, GROUP BY / COUNT, ASK,
-  a FILTER rejecting every row of a huge join) runs to its end in its worker
-  thread; ``workers`` bounds how many such threads run at once.
+- ``timeout`` seconds per query, really enforced: queries over the embedded
+  store run in ``workers`` worker processes (:mod:`kb.web.query_pool`; pyoxigraph
+  cannot cancel a query) that check the deadline between rows, and a worker
+  still busy at the deadline (a sort, a COUNT over a cross join...) is killed
+  and replaced: 503, and the CPU is free again.
 - No query: the SPARQL service description (``sd:Service``).
 
-The embedded store is queried directly, lazily; a remote store
-(:class:`kb.remote.RemoteStore`) through its ``query`` (no row cap or timeout
-of ours there: the remote server's own apply).
+A remote store (:class:`kb.remote.RemoteStore`) is asked for SPARQL JSON or
+N-Triples, which is re-read here: same formats, same row cap. Its server does
+the work: only its own timeout stops a query there (oxigraph's ``--timeout-s``
+does not stop a COUNT over a cross join); ours is how long we wait (503).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
+import copy
+import math
 import re
 import time
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
-from xml.sax.saxutils import escape, quoteattr
 
 import anyio
 import pyoxigraph as ox
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..store import RDF_FORMATS as STORE_RDF_FORMATS
-from ..store import RESULT_FORMATS as STORE_RESULT_FORMATS
-from . import conneg
-from .context import Limits  # noqa: F401  (re-exported: kb.web.sparql.Limits)
+from ..errors import KBError
+from ..store import EmbeddedStore
+from . import conneg, query_pool
+from .context import Limits
+from .query_pool import Request as PoolRequest
+from .sparql_results import RDF_FORMATS, serialize  # noqa: F401  (re-exported)
 
 CORS = {"Access-Control-Allow-Origin": "*"}
-# The formats served, by media type, taken from kb.store's tables (one list of formats);
-# SHORT_NAMES gives the short names kb.store / kb.remote take.
-_SERVED_RDF = ("turtle", "nt", "jsonld", "xml")
-RDF_FORMATS = {STORE_RDF_FORMATS[name].media_type: STORE_RDF_FORMATS[name] for name in _SERVED_RDF}
-SHORT_NAMES = {fmt.media_type.split(";")[0]: name for name, fmt in STORE_RESULT_FORMATS.items()} | {
-    STORE_RDF_FORMATS[name].media_type: name for name in _SERVED_RDF}
 UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
 
 
@@ -228,87 +222,6 @@ def dataset_of(params: dict[str, list[str]]) -> dict:
     return out
 
 
-# -- serialising ----------------------------------------------------------------
-
-
-def _json_term(term) -> dict:
-    if isinstance(term, ox.NamedNode):
-        return {"type": "uri", "value": term.value}
-    if isinstance(term, ox.BlankNode):
-        return {"type": "bnode", "value": term.value}
-    if isinstance(term, ox.Literal):
-        out = {"type": "literal", "value": term.value}
-        if term.language:
-            out["xml:lang"] = term.language
-        elif term.datatype.value != "http://www.w3.org/2001/XMLSchema#string":
-            out["datatype"] = term.datatype.value
-        return out
-    # a quoted triple (RDF-star)
-    return {"type": "triple", "value": {
-        "subject": _json_term(term.subject), "predicate": _json_term(term.predicate), "object": _json_term(term.object)}}
-
-
-def _xml_term(term) -> str:
-    if isinstance(term, ox.NamedNode):
-        return f"<uri>{escape(term.value)}</uri>"
-    if isinstance(term, ox.BlankNode):
-        return f"<bnode>{escape(term.value)}</bnode>"
-    if isinstance(term, ox.Literal):
-        if term.language:
-            return f"<literal xml:lang={quoteattr(term.language)}>{escape(term.value)}</literal>"
-        if term.datatype.value != "http://www.w3.org/2001/XMLSchema#string":
-            return f"<literal datatype={quoteattr(term.datatype.value)}>{escape(term.value)}</literal>"
-        return f"<literal>{escape(term.value)}</literal>"
-    return (f"<triple><subject>{_xml_term(term.subject)}</subject><predicate>{_xml_term(term.predicate)}</predicate>"
-            f"<object>{_xml_term(term.object)}</object></triple>")
-
-
-def _csv_term(term) -> str:
-    if term is None:
-        return ""
-    if isinstance(term, ox.BlankNode):
-        return f"_:{term.value}"
-    if isinstance(term, (ox.NamedNode, ox.Literal)):
-        return term.value
-    return str(term)
-
-
-def serialize(result: Evaluated, media: str) -> bytes:
-    if result.kind == "boolean":
-        word = "true" if result.boolean else "false"
-        if media == "application/sparql-results+json":
-            return json.dumps({"head": {}, "boolean": result.boolean}).encode()
-        if media == "application/sparql-results+xml":
-            return ('<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n'
-                    f"<head/>\n<boolean>{word}</boolean>\n</sparql>\n").encode()
-        return f"{word}\n".encode()  # CSV / TSV have no standard form for ASK
-    if result.kind == "graph":
-        return ox.serialize(result.rows, format=RDF_FORMATS[media]) or b""
-    names, rows = result.variables, result.rows
-    if media == "application/sparql-results+json":
-        bindings = [{n: _json_term(t) for n, t in zip(names, row) if t is not None} for row in rows]
-        return json.dumps({"head": {"vars": names}, "results": {"bindings": bindings}}, ensure_ascii=False).encode()
-    if media == "application/sparql-results+xml":
-        out = ['<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n<head>']
-        out += [f"<variable name={quoteattr(n)}/>" for n in names]
-        out.append("</head>\n<results>")
-        for row in rows:
-            cells = "".join(f"<binding name={quoteattr(n)}>{_xml_term(t)}</binding>" for n, t in zip(names, row) if t is not None)
-            out.append(f"<result>{cells}</result>")
-        out.append("</results>\n</sparql>\n")
-        return "\n".join(out).encode()
-    if media == "text/csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\r\n")
-        writer.writerow(names)
-        writer.writerows([_csv_term(t) for t in row] for row in rows)
-        return buffer.getvalue().encode()
-    # TSV: terms in their SPARQL / N-Triples syntax
-    lines = ["\t".join(f"?{n}" for n in names)]
-    lines += ["\t".join("" if t is None else str(t).replace("\t", "\\t") for t in row) for row in rows]
-    return ("\n".join(lines) + "\n").encode()
-
-
 # -- the handler ------------------------------------------------------------------
 
 
@@ -338,12 +251,36 @@ def kind_of(text: str, base_iri: str | None) -> str:
     return "results" if isinstance(result, ox.QuerySolutions) else "graph"
 
 
+def run_killable(store: EmbeddedStore, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple[str, bytes, bool]:
+    """(media type, body, truncated) of a query run by a worker process that is
+    killed at the deadline (blocking: call it from a thread). Raises ProtocolError."""
+    pool = query_pool.shared(store.root, limits.workers, base_iri, limits.max_rows, limits.timeout)
+    try:
+        answer = pool.run(job)
+    except TimeoutError:
+        raise QueryTimeout(limits.timeout) from None
+    except query_pool.WorkerGone as exc:
+        raise ProtocolError(503, f"the query could not be answered: {exc}") from None
+    if answer[0] == "error":
+        raise ProtocolError(answer[1], answer[2])
+    return answer[1], answer[2], answer[3]
+
+
 class SparqlEndpoint:
     def __init__(self, store, base_iri: str | None, limits: Limits):
         self.store = store
         self.base_iri = base_iri
         self.limits = limits
         self.limiter = anyio.CapacityLimiter(limits.workers)
+        self.pool = None  # the worker processes, started by the first query (embedded store only)
+        if isinstance(store, EmbeddedStore):
+            self.pool = query_pool.shared(store.root, limits.workers, base_iri, limits.max_rows, limits.timeout)
+        else:  # a remote store: we wait for its answers as long as our timeout says
+            self.remote = copy.copy(store)
+            self.remote.timeout = max(1, math.ceil(limits.timeout))
+
+    def in_pool(self, job: PoolRequest) -> tuple[str, bytes, bool]:
+        return run_killable(self.store, self.base_iri, self.limits, job)
 
     async def handle(self, request: Request) -> Response:
         if request.method == "OPTIONS":
@@ -371,27 +308,47 @@ class SparqlEndpoint:
         if named and not conneg.known_format(named):
             raise ProtocolError(406, f"unknown format {named!r}")
         refuse_writes_and_service(text)
-        dataset = dataset_of(params)
+        dataset_of(params)  # a bad graph IRI: 400 here, before any worker
         accept = request.headers.get("accept")
-        from ..store import EmbeddedStore
-
         if isinstance(self.store, EmbeddedStore):
-            ox_store = self.store.store()
-            result = await anyio.to_thread.run_sync(
-                evaluate, ox_store, text, dataset, self.base_iri, self.limits, limiter=self.limiter)
-            media = choose_media(result.kind, params, accept)
-            body = serialize(result, media)
+            job = PoolRequest(text, tuple(params.get("default-graph-uri", ())),
+                              tuple(params.get("named-graph-uri", ())), named, accept)
+            media, body, truncated = await anyio.to_thread.run_sync(self.in_pool, job, limiter=self.limiter)
             headers = dict(CORS)
-            if result.truncated:
+            if truncated:
                 headers["X-Rulekb-Truncated"] = "true"
             return Response(body, media_type=_with_charset(media), headers=headers)
-        # a remote store: its own query API, its own limits
+        # a remote store: asked for SPARQL JSON or N-Triples, re-read here (see remote_answer)
         kind = kind_of(text, self.base_iri)
         media = choose_media(kind, params, accept)
-        short = SHORT_NAMES[media]
-        answer = await anyio.to_thread.run_sync(
-            lambda: self.store.query(text, results_format=short, rdf_format=short), limiter=self.limiter)
-        return Response(answer.data, media_type=_with_charset(media), headers=dict(CORS))
+        graphs = (params.get("default-graph-uri", []), params.get("named-graph-uri", []))
+        result = await anyio.to_thread.run_sync(self.remote_answer, text, graphs, limiter=self.limiter)
+        headers = dict(CORS)
+        if result.truncated:
+            headers["X-Rulekb-Truncated"] = "true"
+        return Response(serialize(result, media), media_type=_with_charset(media), headers=headers)
+
+    def remote_answer(self, text: str, graphs: tuple[list[str], list[str]]) -> Evaluated:
+        """A remote store's answer, parsed: the row cap applies as for the embedded store,
+        and an answer cut short (oxigraph's --timeout-s appends a message to a 200) is a
+        502, not a broken body. The remote server does the work, so only its own timeout
+        can stop it; we stop waiting after ours (the client's socket timeout)."""
+        try:
+            answer = self.remote.query(text, results_format="json", rdf_format="nt",
+                                 default_graphs=graphs[0], named_graphs=graphs[1])
+        except KBError as exc:  # the remote server's refusal or failure: one line
+            if "timed out" in exc.message:
+                raise QueryTimeout(self.limits.timeout) from None
+            raise ProtocolError(exc.status, exc.message) from None
+        try:
+            if answer.kind == "graph":
+                parsed = ox.parse(answer.data, format=ox.RdfFormat.N_TRIPLES)
+            else:
+                parsed = ox.parse_query_results(answer.data, format=ox.QueryResultsFormat.JSON)
+            return _read(parsed, math.inf, self.limits)
+        except SyntaxError as exc:
+            raise ProtocolError(502, "the SPARQL server sent a broken answer (cut short by its timeout?): "
+                                     + " ".join(str(exc).split())) from None
 
     def service_description(self, request: Request) -> Response:
         endpoint = str(request.url.replace(query=""))
