@@ -1,7 +1,104 @@
-"""(to be written)"""
+"""The HTML pages people read: home and search (routes of their own), and the
+page of every kind of IRI the KB mints (``PAGES``, called by the dereferencing
+layer, :mod:`.resources`, when a browser asks for an IRI).
+
+``PAGES[kind](ctx, **parts)`` returns an HTML response or raises
+:class:`kb.errors.NotFound`; kinds and parts: edition(edition),
+part(edition, number), section(edition, number), rule(edition, number),
+glossary(edition, slug), concept(slug), lineage(lineage_id). The functions are
+synchronous (they query the store): call them from a worker thread.
+"""
 
 from __future__ import annotations
 
+import re
+from itertools import groupby
 
-def routes(ctx) -> list:
-    return []
+from starlette.requests import Request
+from starlette.responses import RedirectResponse
+from starlette.routing import Route
+
+from ingest import numbers as rule_numbers
+
+from ..service import run
+from . import catalog
+from .concept_pages import concept_exists, concept_page, lineage_page
+from .context import WebContext
+from .edition_pages import edition_page, glossary_page, part_page, section_page
+from .errors import WebError
+from .html import page
+from .markup import highlight
+from .rule_page import rule_page
+
+PAGES = {
+    "edition": edition_page,
+    "part": part_page,
+    "section": section_page,
+    "rule": rule_page,
+    "glossary": glossary_page,
+    "concept": concept_page,
+    "lineage": lineage_page,
+}
+
+MAX_QUERY = 200  # characters of a search
+MAX_RESULTS = 500  # rows a search page shows
+_TYPED_NUMBER = re.compile(r"^\s*(?:(?:cr|rule|règle|regle)\s+)?(\d{3}\.\d{1,3}[a-z]?|\d{3})\.?\s*$", re.IGNORECASE)
+
+
+def routes(ctx: WebContext) -> list[Route]:
+    def home(request: Request):
+        return home_page(ctx)
+
+    def search(request: Request):
+        return search_page(ctx, request.query_params.get("q", ""), request.query_params.get("edition") or None)
+
+    return [Route("/", home, methods=["GET", "HEAD"]), Route("/search", search, methods=["GET", "HEAD"])]
+
+
+def home_page(ctx: WebContext):
+    editions = catalog.editions(ctx.store)
+    groups = []
+    for language in ("en", "fr"):
+        mine = sorted((e for e in editions if e["language"] == language),
+                      key=lambda e: (e.get("effective_date") or "", e["edition"]), reverse=True)
+        dated = [e for e in mine if e.get("effective_date")]
+        years = [(year, list(items)) for year, items in groupby(dated, key=lambda e: e["effective_date"][:4])]
+        groups.append({"language": language, "count": len(mine), "years": years,
+                       "undated": [e for e in mine if not e.get("effective_date")]})
+    english = [e["edition"] for e in editions if e["language"] == "en" and not e["partial"]]
+    newest = english[-1] if english else None
+    # the examples link only to what this KB has (a test KB of invented rules has no 111.2)
+    example_rule = "111.2" if newest and run(ctx.store, "rule", edition=newest, number="111.2") else None
+    concepts = [slug for slug in ("owner", "permanent") if concept_exists(ctx, slug)]
+    return page(ctx, "home.html", title="The Comprehensive Rules, every edition", groups=groups,
+                total=len(editions), newest=newest, older=english[-2] if len(english) > 1 else None,
+                example_rule=example_rule, example_concepts=concepts,
+                search_editions=_search_choices(editions), chosen=newest)
+
+
+def _search_choices(editions: list[dict]) -> list[str]:
+    """Editions a search can run in: the complete ones, newest first."""
+    return [e["edition"] for e in sorted(editions, key=lambda e: (e.get("effective_date") or "", e["edition"]), reverse=True)
+            if not e["partial"]]
+
+
+def search_page(ctx: WebContext, query: str, edition: str | None):
+    store = ctx.store
+    if len(query) > MAX_QUERY:
+        raise WebError(400, f"a search is at most {MAX_QUERY} characters (this one has {len(query)})")
+    edition = edition or catalog.newest(store)
+    catalog.edition(store, edition)  # 404 for an unknown edition
+    text = query.strip()
+    typed = _TYPED_NUMBER.match(text)
+    if typed:  # "702.19b": straight to the rule, when the edition has it
+        number = rule_numbers.normalise(typed.group(1))
+        iri = ctx.mint.numbered(edition, number)
+        if "." not in number or run(store, "rule", edition=edition, number=number):
+            return RedirectResponse(ctx.href(iri), status_code=303)
+    results = []
+    if text:
+        for row in run(store, "search", edition=edition, text=text)[:MAX_RESULTS + 1]:
+            results.append({"number": row["number"], "iri": row["rule"], "text": highlight(row["text_found"], text)})
+    return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
+                edition=edition, results=results[:MAX_RESULTS], truncated=len(results) > MAX_RESULTS,
+                search_editions=_search_choices(catalog.editions(store)), chosen=edition)

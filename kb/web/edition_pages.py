@@ -1,0 +1,93 @@
+"""Pages of an edition and its parts: the edition (sources, warnings, table of
+contents, glossary index, neighbours), a part (its sections), a section (its
+rules in order, like a chapter) and a glossary entry."""
+
+from __future__ import annotations
+
+from ..errors import NotFound
+from ..service import run
+from . import catalog
+from .context import WebContext
+from .html import page
+from .markup import citations_from_rows, link_citations
+
+
+def edition_page(ctx: WebContext, edition: str):
+    store = ctx.store
+    entry = catalog.edition(store, edition)
+    info = run(store, "edition-info", edition=edition)
+    before, after = catalog.neighbours(store, edition)
+    return page(
+        ctx, "edition.html",
+        title=f"{(info[0].get('title') if info else None) or 'Comprehensive Rules'} — {edition}",
+        edition=edition, entry=entry, info=info[0] if info else {},
+        sources=[r["source"] for r in info if r.get("source")],
+        warnings=[r["warning"] for r in run(store, "edition-warnings", edition=edition)],
+        parts=_contents(run(store, "edition-sections", edition=edition)),
+        glossary=run(store, "edition-glossary-terms", edition=edition),
+        before=before, after=after,
+    )
+
+
+def _contents(headings: list[dict]) -> list[dict]:
+    """Parts with their sections, in document order (a section belongs to the
+    part heading before it; sections before any part go in an untitled one)."""
+    parts: list[dict] = []
+    for row in headings:
+        if row["kind"] == "part":
+            parts.append({"number": row["number"], "title": row["title"], "sections": []})
+        else:
+            if not parts:
+                parts.append({"number": None, "title": None, "sections": []})
+            parts[-1]["sections"].append({"number": row["number"], "title": row["title"]})
+    return parts
+
+
+def part_page(ctx: WebContext, edition: str, number: str):
+    catalog.edition(ctx.store, edition)
+    parts = [p for p in _contents(run(ctx.store, "edition-sections", edition=edition)) if p["number"] == number]
+    if not parts:
+        raise NotFound(f"edition {edition} has no part {number}")
+    return page(ctx, "section.html", title=f"Part {number} — {edition}", edition=edition, kind="part",
+                number=number, heading=parts[0]["title"], sections=parts[0]["sections"], rules=[])
+
+
+def section_page(ctx: WebContext, edition: str, number: str):
+    store = ctx.store
+    catalog.edition(store, edition)
+    headings = run(store, "edition-sections", edition=edition)
+    titles = [h for h in headings if h["kind"] == "section" and h["number"] == number]
+    if not titles:
+        raise NotFound(f"edition {edition} has no section {number}")
+    numbers = [h["number"] for h in headings if h["kind"] == "section"]
+    index = numbers.index(number)
+    citations: dict[str, list[dict]] = {}  # citing rule -> its section-references rows
+    for row in run(store, "section-references", edition=edition, section=number):
+        citations.setdefault(row["number"], []).append(row)
+    examples: dict[str, list[str]] = {}
+    for row in run(store, "section-examples", edition=edition, section=number):
+        examples.setdefault(row["number"], []).append(row["text"])
+    rules = []
+    for row in run(store, "section-rules", edition=edition, section=number):
+        cited = citations_from_rows(citations.get(row["number"], []), ctx.mint.numbered, edition)
+        rules.append({"number": row["number"], "iri": row["rule"], "text": link_citations(row.get("text", ""), cited),
+                      "examples": [link_citations(text, cited) for text in examples.get(row["number"], [])]})
+    return page(ctx, "section.html", title=f"{number}. {titles[0]['title']} — {edition}", edition=edition,
+                kind="section", number=number, heading=titles[0]["title"], sections=[], rules=rules,
+                lang=catalog.edition(store, edition)["language"],
+                previous=numbers[index - 1] if index else None,
+                next=numbers[index + 1] if index + 1 < len(numbers) else None)
+
+
+def glossary_page(ctx: WebContext, edition: str, slug: str):
+    store = ctx.store
+    catalog.edition(store, edition)
+    iri = ctx.mint.glossary(edition, slug)
+    rows = run(store, "glossary-entry", entry=iri)
+    if not rows:
+        raise NotFound(f"edition {edition} has no glossary entry {slug!r}")
+    first = rows[0]
+    return page(ctx, "glossary.html", title=f"{first['term']} — glossary of {edition}", edition=edition,
+                iri=iri, term=first["term"], concept=first.get("concept"),
+                lang=catalog.edition(store, edition)["language"],
+                definition=link_citations(first["definition"], citations_from_rows(rows)))

@@ -1,0 +1,130 @@
+"""The page of one rule: its text with the cited rules linked, the rules that
+cite it, its place among its neighbours, the concepts it mentions, the French
+rules that translate it, and its history across editions.
+
+Nine small named queries, each anchored on the rule (no scan of the store);
+the history's word diffs are computed here from kb.history's versions.
+"""
+
+from __future__ import annotations
+
+from ingest import numbers as rule_numbers
+
+from .. import history
+from ..errors import NotFound
+from ..iris import parse
+from ..service import run
+from . import catalog
+from .context import WebContext
+from .html import page
+from .markup import citations_from_rows, diff_segments, link_citations
+
+
+def rule_page(ctx: WebContext, edition: str, number: str):
+    store, mint = ctx.store, ctx.mint
+    found = run(store, "rule", edition=edition, number=number)
+    if not found:
+        catalog.edition(store, edition)  # an unknown edition says so
+        raise NotFound(f"edition {edition} has no rule {number}")
+    row = found[0]
+    reference_rows = run(store, "rule-references", edition=edition, number=number)
+    citations = citations_from_rows(reference_rows)
+    entry = catalog.edition(store, edition)
+    siblings = [r["sibling_number"] for r in run(store, "rule-siblings", edition=edition, number=number)]
+    before, after = _around(siblings, number)
+    parent = row.get("parent")
+    values = {
+        "title": f"{number} — {edition}",
+        "edition": edition,
+        "edition_info": entry,
+        "lang": entry["language"],
+        "number": number,
+        "iri": row["rule"],
+        "printed": row.get("printed"),
+        "text": link_citations(row.get("text", ""), citations),
+        "examples": [link_citations(r["text"], citations)
+                     for r in run(store, "rule-examples", edition=edition, number=number)],
+        "references": _references(reference_rows),
+        "referenced_by": [{"iri": r["source"], "label": r.get("source_number") or f"glossary: {r.get('term', '?')}"}
+                          for r in run(store, "rule-referenced-by", edition=edition, number=number)],
+        "concepts": run(store, "rule-concepts", edition=edition, number=number),
+        "parent": {"number": parent, "iri": mint.numbered(edition, parent)} if parent else None,
+        "section": mint.section(edition, rule_numbers.section_of(number)),
+        "previous": mint.rule(edition, before) if before else None, "previous_number": before,
+        "next": mint.rule(edition, after) if after else None, "next_number": after,
+        "children": [{"number": r["child_number"], "iri": mint.rule(edition, r["child_number"])}
+                     for r in run(store, "rule-children", edition=edition, number=number)],
+        "translations": _translations(ctx, edition, number, entry["language"]),
+        **history_view(store, edition, number),
+    }
+    return page(ctx, "rule.html", **values)
+
+
+def _around(ordered: list[str], number: str) -> tuple[str | None, str | None]:
+    if number not in ordered:
+        return None, None
+    index = ordered.index(number)
+    return (ordered[index - 1] if index else None), (ordered[index + 1] if index + 1 < len(ordered) else None)
+
+
+def _references(rows: list[dict]) -> list[dict]:
+    """Each cited number once, in rule order, with its target (None: dangling)."""
+    seen: dict[str, str | None] = {}
+    for row in rows:
+        number = row["cited_number"]
+        seen[number] = row.get("target") or seen.get(number)
+    return [{"number": n, "iri": seen[n]} for n in sorted(seen, key=rule_numbers.sort_key)]
+
+
+def _translations(ctx: WebContext, edition: str, number: str, language: str) -> list[dict]:
+    """French beside English: for an English rule, the French rules translating
+    any version of it; for a French rule, the English rule it translates."""
+    if language == "fr":
+        return [{"fr_edition": edition, "fr_number": number, "fr_text": None, **row}
+                for row in run(ctx.store, "rule-translation-of", edition=edition, number=number)]
+    if language != "en":
+        return []
+    out = []
+    for row in run(ctx.store, "rule-in-french", edition=edition, number=number):
+        fr, en = _edition_of(ctx, row["fr"]), _edition_of(ctx, row["en"])
+        if fr and en:  # (rule-in-french names editions by their rules' IRIs: it is faster so)
+            out.append({**row, "fr_edition": fr, "en_edition": en})
+    return out
+
+
+def _edition_of(ctx: WebContext, rule_iri: str) -> str | None:
+    found = parse(rule_iri[len(ctx.base):]) if rule_iri.startswith(ctx.base) else None
+    return found[1].get("edition") if found else None
+
+
+def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
+    """The rule's versions folded into periods of unchanged text, each with the
+    words changed from the period before, and the numbers it had before."""
+    entries = history.history(store, number, edition)
+    periods = history.periods(entries)
+    previous_text = None
+    for period in periods:
+        period["current"] = mark and period["first"] <= edition <= period["last"] and period["number"] == number
+        text = period.get("text")
+        if previous_text is not None and text is not None and text != previous_text:
+            period["diff"] = diff_segments(history.word_diff(previous_text, text))
+        if text is not None:
+            previous_text = text
+    names: list[dict] = []
+    for entry in entries:
+        if entry["number"] is None:
+            continue
+        if names and names[-1]["number"] == entry["number"]:
+            names[-1]["last"] = entry["edition"]
+        else:
+            names.append({"number": entry["number"], "first": entry["edition"], "last": entry["edition"]})
+    first = entries[0]
+    # kb.history gives a rule no lineage holds (a partial edition's) one entry without a date
+    chained = len(entries) > 1 or first.get("effective_date") is not None
+    return {
+        "periods": periods,
+        "names": names,
+        "other_names": [n for n in names if n["number"] != number],
+        # a lineage is named after the version it starts with (kb.lineage_rdf)
+        "lineage_id": f"{first['edition']}/{first['number']}" if chained and first["number"] else None,
+    }
