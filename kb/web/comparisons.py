@@ -1,0 +1,152 @@
+"""The data behind ``/diff``, ``/translation`` and ``/contradictions``: the CLI's work, cached.
+
+Every comparison is computed by the functions the commands use (``rulekb diff``,
+``rulekb translation-report``, ``rulekb contradictions``); nothing here compares
+text. What this module adds for the web:
+
+- edition ids are checked against the KB's list *before* anything is loaded (the
+  CLI's loaders also accept source file paths, which a web request must never name);
+- results are kept per pair in a small LRU: reading two editions back and aligning
+  them takes about a second (1.4 s for the 2009 restructure), a translation report
+  with base detection about seven, so reloading a page, switching a filter or asking
+  for the JSON reuses the work;
+- the editions list (about a second to ask) is kept for a few minutes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import service
+from .errors import WebError
+
+PAIRS_KEPT = 4  # results kept per kind of comparison (a 2009 diff holds ~2 editions of text)
+EDITIONS_TTL = 300.0  # seconds the editions list is reused
+
+
+class LRU:
+    """A few computed results by key; computing happens outside the lock (two requests
+    for the same new pair may both compute it, which is harmless)."""
+
+    def __init__(self, size: int = PAIRS_KEPT):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key, compute: Callable):
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        value = compute()
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+@dataclass
+class DiffResult:
+    data: dict  # the `rulekb diff` JSON with the unchanged pairs too, and term_changes
+    older: object  # ingest.model.Edition
+    newer: object
+    seconds: float
+
+
+@dataclass
+class TranslationResult:
+    data: dict  # the `rulekb translation-report` JSON
+    french: object
+    english: object
+    seconds: float
+
+
+class Comparisons:
+    """One per app: the store, its editions list, and the caches."""
+
+    def __init__(self, store):
+        self.store = store
+        self._editions: tuple[float, list[dict]] | None = None
+        self._lock = threading.Lock()
+        self.diffs = LRU()
+        self.translations = LRU()
+        self.contradictions_cache = LRU()
+
+    # -- editions ----------------------------------------------------------------
+
+    def editions(self) -> list[dict]:
+        with self._lock:
+            if self._editions and time.monotonic() - self._editions[0] < EDITIONS_TTL:
+                return self._editions[1]
+        rows = service.editions(self.store)
+        with self._lock:
+            self._editions = (time.monotonic(), rows)
+        return rows
+
+    def english(self) -> list[dict]:
+        """Complete English editions, oldest first."""
+        rows = [e for e in self.editions() if e["language"] == "en" and not e["partial"] and e["effective_date"]]
+        return sorted(rows, key=lambda e: e["effective_date"])
+
+    def french(self) -> list[dict]:
+        """French editions that have rules (a translation report needs some), oldest first."""
+        rows = [e for e in self.editions() if e["language"] == "fr" and e["rules"] > 0]
+        return sorted(rows, key=lambda e: (e["effective_date"] or "9999", e["edition"]))
+
+    def check(self, edition: str, what: str, rows: list[dict], link: Callable[[str], str]) -> str:
+        """``edition`` when ``rows`` has it, else a 404 naming the nearest ids (linked by ``link``)."""
+        ids = [r["edition"] for r in rows]
+        if edition in ids:
+            return edition
+        near = difflib.get_close_matches(edition, ids, n=8, cutoff=0.0)
+        shown = edition if len(edition) <= 80 else edition[:77] + "..."
+        raise WebError(404, f"no {what} {shown!r} in the knowledge base "
+                            f"({len(ids)} of them; nearest: {', '.join(near[:3]) or 'none'})",
+                       [(name, link(name)) for name in near])
+
+    # -- the comparisons -----------------------------------------------------------
+
+    def diff(self, old: str, new: str) -> DiffResult:
+        return self.diffs.get((old, new), lambda: self._diff(old, new))
+
+    def _diff(self, old: str, new: str) -> DiffResult:
+        from ..align import align
+        from ..compare import term_changes
+        from ..stored_edition import stored_edition
+
+        started = time.perf_counter()
+        older = stored_edition(self.store, old)
+        newer = older if new == old else stored_edition(self.store, new)
+        data = align(older, newer).to_dict(unchanged=True)  # as `rulekb diff --unchanged`
+        data["term_changes"] = [change.to_dict() for change in term_changes(older, newer)]
+        return DiffResult(data, older, newer, time.perf_counter() - started)
+
+    def translation(self, fr: str, us: str) -> TranslationResult:
+        return self.translations.get((fr, us), lambda: self._translation(fr, us))
+
+    def _translation(self, fr: str, us: str) -> TranslationResult:
+        from ..cli.translate_commands import translation_data
+
+        started = time.perf_counter()
+        # translation_data opens the store by location (read-only, beside ours); its
+        # arguments are ids checked against the KB's list, never file paths
+        data, french, english = translation_data([fr], us, "auto", self.store.location)
+        return TranslationResult(data, french, english, time.perf_counter() - started)
+
+    def contradictions(self, old: str, new: str) -> dict:
+        return self.contradictions_cache.get((old, new), lambda: self._contradictions(old, new))
+
+    def _contradictions(self, old: str, new: str) -> dict:
+        from ..cli.compare_commands import compare_editions
+
+        started = time.perf_counter()
+        data = compare_editions(old, new, self.store.location, None)
+        data["seconds"] = round(time.perf_counter() - started, 2)
+        return data
