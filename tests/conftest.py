@@ -82,3 +82,27 @@ def fixture_web(fixture_kb):
     store, _ = fixture_kb
     with WebServer(create_app(store)) as root:
         yield root
+
+
+@pytest.fixture(scope="session")
+def hostile_kb(tmp_path_factory):
+    """A store built from an invented rules page whose rule text, examples and glossary hold
+    markup (<script>, event handlers, javascript: links, template syntax) as literal text."""
+    from kb.build import build
+    from kb.store import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path_factory.mktemp("hostile-kb") / "store")
+    report = build([str(FIXTURES / "web" / "invented-hostile-2031-01-01.html")], store, reasoner="none")
+    return store, report
+
+
+@pytest.fixture(scope="session")
+def hostile_web(hostile_kb):
+    """The app over the hostile fixture: its root URL. Edition en/2031-01-01."""
+    from kb.web.app import create_app
+
+    from .helpers import WebServer
+
+    store, _ = hostile_kb
+    with WebServer(create_app(store)) as root:
+        yield root
