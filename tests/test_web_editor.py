@@ -155,3 +155,18 @@ def test_yasgui_opens_a_named_query_in_a_tab_and_runs_it_against_the_endpoint(br
     browser.find_element(By.CSS_SELECTOR, "#yasgui .tabPanel.active .yasqe_queryButton").click()
     wait.until(lambda d: any("en/2030-05-05" in td.text
                              for td in d.find_elements(By.CSS_SELECTOR, "#yasgui .tabPanel.active .yasr td")))
+
+
+def test_a_runaway_query_in_the_plain_form_is_stopped_at_the_deadline(fixture_kb):
+    """The form runs queries in the endpoint's killable worker processes, like /sparql."""
+    from kb.web.app import create_app
+
+    from .helpers import WebServer
+
+    store, _ = fixture_kb
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
+    with WebServer(create_app(store, timeout=1.0, workers=1)) as root:
+        status, page = _page(root, "query?query=" + quote(runaway))
+        assert status == 503 and "timed out" in page
+        status, page = _page(root, "query?query=" + quote("ASK { ?s ?p ?o }"))
+        assert status == 200

@@ -29,6 +29,7 @@ from .. import queries
 from ..store import EmbeddedStore, bind_values
 from . import sparql
 from .context import WebContext
+from .query_pool import Request as PoolRequest
 from .errors import WebError, error_response
 from .html import page
 
@@ -101,18 +102,6 @@ def _json_cell(ctx: WebContext, term: dict | None) -> dict | None:
             "datatype": "" if datatype == XSD_STRING else datatype.replace(XSD, "xsd:")}
 
 
-def _table(ctx: WebContext, result: sparql.Evaluated) -> dict:
-    if result.kind == "boolean":
-        return {"kind": "boolean", "boolean": result.boolean}
-    if result.kind == "graph":
-        columns = ["subject", "predicate", "object"]
-        rows = [[cell(ctx, t.subject), cell(ctx, t.predicate), cell(ctx, t.object)] for t in result.rows]
-    else:
-        columns = result.variables
-        rows = [[cell(ctx, term) for term in row] for row in result.rows]
-    return {"kind": result.kind, "columns": columns, "rows": rows, "truncated": result.truncated}
-
-
 def _remote_table(ctx: WebContext, text: str, limit: int) -> dict:
     """A remote store answers with its own limits; we read at most ``limit`` rows of it."""
     from ..errors import KBError
@@ -121,12 +110,17 @@ def _remote_table(ctx: WebContext, text: str, limit: int) -> dict:
         answer = ctx.store.query(text, results_format="json", rdf_format="nt")
     except KBError as exc:
         raise sparql.ProtocolError(exc.status, exc.message) from None
-    if answer.kind == "graph":
-        triples = list(ox.parse(answer.data, format=ox.RdfFormat.N_TRIPLES))
+    return _table_of(ctx, answer.kind == "graph", answer.data, limit)
+
+
+def _table_of(ctx: WebContext, is_graph: bool, data: bytes, limit: int) -> dict:
+    """A table of at most ``limit`` rows from SPARQL JSON results or N-Triples."""
+    if is_graph:
+        triples = list(ox.parse(data, format=ox.RdfFormat.N_TRIPLES))
         rows = [[cell(ctx, t.subject), cell(ctx, t.predicate), cell(ctx, t.object)] for t in triples[:limit]]
         return {"kind": "graph", "columns": ["subject", "predicate", "object"], "rows": rows,
                 "truncated": len(triples) > limit}
-    data = json.loads(answer.data)
+    data = json.loads(data)
     if "boolean" in data:
         return {"kind": "boolean", "boolean": bool(data["boolean"])}
     names = data.get("head", {}).get("vars", [])
@@ -150,8 +144,12 @@ class Editor:
             raise sparql.ProtocolError(413, f"query over the limit of {self.ctx.limits.max_body} bytes")
         sparql.refuse_writes_and_service(text)
         if isinstance(self.ctx.store, EmbeddedStore):
-            result = sparql.evaluate(self.ctx.store.store(), text, {}, self.ctx.base, self.limits)
-            return _table(self.ctx, result)
+            # the endpoint's worker processes: a runaway query is killed at the deadline
+            job = PoolRequest(text, (), (), None, "application/sparql-results+json, application/n-triples")
+            media, body, truncated = sparql.run_killable(self.ctx.store, self.ctx.base, self.ctx.limits, job)
+            table = _table_of(self.ctx, media.startswith("application/n-triples"), body, self.limits.max_rows)
+            table["truncated"] = table.get("truncated", False) or truncated
+            return table
         return _remote_table(self.ctx, text, self.limits.max_rows)
 
     async def page(self, request: Request):
