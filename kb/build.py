@@ -10,7 +10,9 @@
    axiom set, so a rebuild reasons only about what changed).
 5. Chain the complete editions of each language into rule lineages
    (:func:`kb.align.lineages`): version links and the changes between
-   consecutive editions (:mod:`kb.lineage_rdf`, graph/lineage).
+   consecutive editions (:mod:`kb.lineage_rdf`, graph/lineage); each French
+   text's base English edition, translation links and drift findings
+   (:mod:`kb.translation_rdf`, graph/translation).
 6. Stream every edition's quads, the concepts, the statements, what the reasoner
    inferred, the lineages and the ontology into a new store, then swap it in
    (:meth:`kb.store.EmbeddedStore.replace`).
@@ -35,6 +37,7 @@ from .rdf import edition_quads
 from .lexicon import ontology_labels
 from .lineage_rdf import change_count, lineage_quads
 from .statements import inferred_quads, statement_iris, statement_quads
+from .translation_rdf import translation_quads, translations
 
 REASONERS = ("auto", "hermit", "owlrl", "none")
 
@@ -57,6 +60,7 @@ class BuildReport:
     lineage_seconds: float = 0.0
     meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.meaning_changes)
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
+    translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
     seconds: float = 0.0
     store: str = ""
     store_bytes: int = 0
@@ -117,6 +121,7 @@ def build(sources: list[str], store, base: str | None = None,
     meanings = meaning_changes.consecutive({e.id: e for e in editions},
                                            [(a.old, a.new) for a in chained.alignments], progress)
     report.meaning_changes = sum(len(items) for _, _, items in meanings)
+    translated, report.translations = translations(editions, chained, progress)  # kb.translation_rdf
 
     def count(link) -> None:
         report.citations += 1
@@ -138,6 +143,7 @@ def build(sources: list[str], store, base: str | None = None,
                 yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
         yield from lineage_quads(chained, mint)
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
+        yield from translation_quads(translated, mint)
 
     report.quads = store.replace(quads())
     report.seconds = time.perf_counter() - started

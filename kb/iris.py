@@ -137,6 +137,7 @@ _SHAPES = [
     ("change", rf"change/{_EDITION}/(?P<old>(?:\d+(?:\.\d+[a-z]*)?)?)\.\.(?P<new>(?:\d+(?:\.\d+[a-z]*)?)?)"),
     ("meaning-change", rf"meaning-change/{_EDITION}/{_INDEX}"),
     ("graph", r"graph/(?P<name>[a-z][a-z0-9-]*)"),
+    ("translation-finding", rf"translation/{_EDITION}/{_INDEX}"),
 ]
 _PARSERS = [(kind, re.compile(pattern + r"\Z")) for kind, pattern in _SHAPES]
 
@@ -154,7 +155,8 @@ def parse(path: str) -> tuple[str, dict] | None:
     glossary {edition, slug}; concept {slug}; concepts (the scheme, ``concept/``) {};
     lineage {lineage} (an id with slashes: "en/2003-07-01/200.5a"); change
     {edition, old, new} (None for the empty side of an added or removed rule);
-    meaning-change {edition, index}; graph {name}. Indexes are ints.
+    meaning-change {edition, index}; graph {name}; translation-finding {edition,
+    index}. Indexes are ints.
     """
     if not isinstance(path, str) or len(path) > 300 or "//" in path:
         return None

@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 40 classes, 30 object properties, 28 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 41 classes, 37 object properties, 33 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -61,11 +61,14 @@ class RK(DefinedNamespace):
     StaticAbility: URIRef  # An ability written as a statement that is simply true; it never uses the stack.
     Supertype: URIRef  # A supertype, printed before an object's card types; its individuals are the supertypes the current rules list.
     Token: URIRef  # An object standing for a permanent that no card represents. It is created by a spell, ability or rule, its owner is the player who created it, it is not a card, and it stops existing once it is anywhere but the battlefield.
+    TranslationFinding: URIRef  # Where a French rules text and the newest English edition of the knowledge base disagree, found without machine translation: an English rule with no French (missing), a French rule with no English (extra), other cited rules, another number, another card name, a sentence more or fewer, a rule whose English changed after the edition the French translates (stale), or one English term rendered two ways.
     TriggeredAbility: URIRef  # An ability with a trigger condition and an effect; when the event happens it triggers and, in most cases, goes on the stack.
     Zone: URIRef  # A place where objects can be during a game; its individuals are the zones of the current rules.
 
     # Object properties
     aboutConcept: URIRef  # The concept a definitional statement defines.
+    baseEdition: URIRef  # The English edition a French text translates, detected by scoring every complete English edition on evidence that needs no translation (cited rules, numbers, card names, sentences, game terms); the date a French text states is only a hint.
+    baseRule: URIRef  # The rule of the base edition (the English the French translates) a translation finding compares; for a stale rule, the English wording before the change the translator has to carry over.
     changedConcept: URIRef  # The concept whose definition a change of meaning is about.
     citationTarget: URIRef  # The rule, section or part of the same edition that a citation names; a citation without one is dangling.
     controller: URIRef  # The player who controls an object. Objects on the stack or the battlefield have one, as do emblems and a few others; other objects have none. At most one.
@@ -73,8 +76,10 @@ class RK(DefinedNamespace):
     definedIn: URIRef  # The rule of the older edition whose definition a change of meaning starts from (none when the concept was newly defined).
     defines: URIRef  # Links a glossary entry to the concept its term names.
     derivedFrom: URIRef  # A statement an inferred statement was derived from: together they are its explanation.
+    frEdition: URIRef  # The French text a translation finding is about.
     fromEdition: URIRef  # The older of the two consecutive editions a change lies between.
     fromRule: URIRef  # The rule of the older edition a change starts from; an added rule's change has none.
+    frRule: URIRef  # The French rule a translation finding is about (none for an English rule missing from the French).
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
@@ -89,16 +94,20 @@ class RK(DefinedNamespace):
     redefinedIn: URIRef  # The rule of the newer edition that defines the concept differently (none when the definition is gone).
     referencedBy: URIRef  # The inverse of references: the rules, examples and glossary entries that cite this rule, section or part.
     references: URIRef  # A resolved cross-reference: the rule, section or part of the same edition that a rule, example or glossary entry cites.
+    runnerUpEdition: URIRef  # The English edition that scored best after the base edition of a French text with a different score (editions with the same text tie exactly and are not runners-up).
     splitFrom: URIRef  # The lineage of the rule this lineage's first version was split off: part of that rule's text went into a new rule.
     statedIn: URIRef  # The rule whose sentence makes the statement.
     toEdition: URIRef  # The newer of the two consecutive editions a change lies between.
     toRule: URIRef  # The rule of the newer edition a change leads to; a removed rule's change has none.
     translationOf: URIRef  # Links a French rule to the English rule it translates.
+    usEdition: URIRef  # The English edition a French text was checked against (the newest complete English edition of the knowledge base).
+    usRule: URIRef  # The rule of the English edition checked against that a translation finding is about, followed through the lineages when the French translates an older edition (none for an extra French rule).
     valueConcept: URIRef  # The concept a statement's value names, when it names one (the card in 'a spell is a card'; each member of a list).
 
     # Datatype properties
     addedMember: URIRef  # A member (or value) the newer edition's definition has and the older one's does not.
     aspect: URIRef  # What a statement says about its concept: is-a (a kind of), kinds (exactly these kinds), members (exactly these members), owner, controller, or not-a.
+    baseScore: URIRef  # How well a French text agrees with its base edition, from 0 to 1: the mean over its rules of the agreement of their language-independent evidence.
     changeDetail: URIRef  # What differs in a modified rule: references (only the numbers it cites, following a renumbering), typography (quotes, dashes, spacing), terminology (renamed game terms) or text (a real change of wording). For a removed rule that was only a title, the section heading it became: heading 404.
     changeKind: URIRef  # What a change is: renumbered (same text, new number), modified (text changed, possibly renumbered too), added, removed, split (part of the old rule's text went into this further new rule) or merged (this further old rule's text went into the new rule).
     citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several.
@@ -108,6 +117,8 @@ class RK(DefinedNamespace):
     definitionAspect: URIRef  # Which part of a concept's definition changed: is-a, kinds, members, owner, controller, not-a, or concept (the concept as a whole: defined, obsolete, renamed).
     editionId: URIRef  # The short id of an edition, language and date: "en/2011-09-30".
     effectiveDate: URIRef  # The date from which an edition applies, as the text states it; the value is an xsd:date.
+    findingKind: URIRef  # What a translation finding is: missing, extra, reference-mismatch, number-mismatch, name-mismatch, sentence-missing, sentence-added, stale or terminology-inconsistency.
+    frValue: URIRef  # What the French has that the English lacks, as the finding's kind reads it: cited rules, numbers, card names, a sentence count, or each French rendering of a term with the rules using it.
     meaningChangeKind: URIRef  # What a change of meaning is: owner-changed, controller-changed, members-changed, is-a-changed, negation-reversed, exception-changed, definition-added or -removed, concept-obsolete, -revived, -added or -removed, renamed.
     member: URIRef  # One member of the list a kinds or members statement gives, normalised.
     negated: URIRef  # True when the statement says what its concept is not.
@@ -118,11 +129,13 @@ class RK(DefinedNamespace):
     qualifier: URIRef  # A condition the statement holds under ('on the stack', 'by default').
     reasoner: URIRef  # The reasoner that derived an inferred statement (HermiT, OWL 2 RL).
     removedMember: URIRef  # A member (or value) the older edition's definition has and the newer one's does not.
+    runnerUpScore: URIRef  # The score of the runner-up edition of a French text, on the scale of its base score.
     sentence: URIRef  # The sentence of the rule that makes the statement, as printed.
     severity: URIRef  # How much a change of meaning matters to a reader of the rules: high (a contradiction: a different owner or controller, a reversed negation), medium, low (a list gains a member), info (a renaming).
     similarity: URIRef  # How alike the two rules of a change are, from 0 to 1, after game terms renamed between the editions are evened out (1 for the same text; 0 for an added or removed rule).
     term: URIRef  # The term a glossary entry defines, as printed, tagged with the edition's language.
     text: URIRef  # The text of a rule or example as worded in its edition, tagged with the edition's language.
+    usValue: URIRef  # What the English has that the French lacks, as the finding's kind reads it: cited rules, numbers, card names, a sentence count, or the English term rendered two ways.
     value: URIRef  # A statement's value, normalised so that a rewording compares equal (e.g. 'card', 'player who created it').
     warning: URIRef  # A problem found while reading the source, kept for the reader (e.g. a misprinted number read back, a truncated file).
 

@@ -39,7 +39,9 @@ def test_mutations_precision_and_recall():
     assert result["clean_false_alarms"] == []
     kinds = result["per_kind"]
     assert set(kinds) == {"missing", "extra", "reference-mismatch", "number-mismatch",
-                          "name-mismatch", "sentence-missing", "sentence-added"}
+                          "name-mismatch", "sentence-missing", "sentence-added", "stale",
+                          "terminology-inconsistency"}
+    assert result["mutations"]["same-term"] and result["mutations"]["typography-only"]  # controls ran
     for kind, figures in kinds.items():
         assert figures["precision"] == 1.0, (kind, figures)
         assert figures["recall"] >= 0.85, (kind, figures)

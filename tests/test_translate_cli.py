@@ -149,6 +149,28 @@ def test_bad_input_exits_2_with_one_line(store, tmp_path):
         assert "Traceback" not in result.stderr
 
 
+NO_RULES = """Les règles complètes du Duel de Widgets Ces règles entrent en vigueur au 1er mai 2030.
+
+Introduction
+
+Ce document inventé est conçu pour les duellistes désirant aller au-delà des bases du jeu. Il ne contient que
+son introduction, sans aucune règle numérotée.
+"""
+
+
+def test_a_french_text_without_rules_is_a_result_not_an_error(store, tmp_path):
+    """An official excerpt may hold only the front matter: the report says so and exits 0."""
+    front = tmp_path / "front-matter.txt"
+    front.write_text(NO_RULES, encoding="utf-8")
+    text = run_cli("translation-report", str(front), "--store", store)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.strip() == "no French rules in fr/2030-05-01: the text holds no numbered rules, nothing to compare"
+    data = run_cli("translation-report", str(front), "--store", store, "--format", "json").json
+    assert data["items"] == [] and data["base_detected"] is None and data["note"].startswith("no French rules")
+    worklist = run_cli("translation-report", str(front), "--store", store, "--report", "md")
+    assert worklist.returncode == 0 and "no French rules" in worklist.stdout
+
+
 def test_lexicon_csv_has_every_source(store):
     result = run_cli("lexicon", "--glossary", str(FR), "--us", str(EN), "--format", "csv")
     assert result.returncode == 0, result.stderr

@@ -77,6 +77,7 @@ SHAPES = [
     (MINT.change("en/2009-07-08", "200.5a", None), "change", {"edition": "en/2009-07-08", "old": "200.5a", "new": None}),
     (MINT.meaning_change("en/2018-07-13", 1), "meaning-change", {"edition": "en/2018-07-13", "index": 1}),
     (MINT.graph("lineage"), "graph", {"name": "lineage"}),
+    (MINT.translation_finding("fr/2011-02-04", 7), "translation-finding", {"edition": "fr/2011-02-04", "index": 7}),
 ]
 
 
@@ -263,7 +264,7 @@ KINDS = {  # what kb.iris.parse calls it -> the class of its resources
     "example": "rk:Example", "citation": "rk:Citation", "statement": "rk:Statement",
     "inferred": "rk:InferredStatement", "glossary": "rk:GlossaryEntry", "concept": "skos:Concept",
     "concepts": "skos:ConceptScheme", "lineage": "rk:Lineage", "change": "rk:Change",
-    "meaning-change": "rk:MeaningChange",
+    "meaning-change": "rk:MeaningChange", "translation-finding": "rk:TranslationFinding",
 }
 
 

@@ -51,6 +51,9 @@ def load_french(sources: list[str], opener):
         result = parse_many(sources)
         french = [e for e in result.editions if e.language == "fr" and e.rules]
         if not french:
+            empty = [e for e in result.editions if e.language == "fr"]
+            if len(empty) == 1:
+                return empty[0]  # a French text without rules (an official excerpt's front matter): said, not failed
             raise KBError(f"no French rules in {', '.join(sources)}")
         if len(french) > 1:
             raise KBError(f"the sources hold {len(french)} French texts ({', '.join(e.id for e in french)}): "
@@ -58,8 +61,6 @@ def load_french(sources: list[str], opener):
         edition = french[0]
     if edition.language != "fr":
         raise KBError(f"{edition.id} is not French")
-    if not edition.rules:
-        raise KBError(f"no French rules in {edition.id}")
     return edition
 
 
@@ -93,8 +94,7 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
     """``(data, french, english)``: the JSON of ``rulekb translation-report`` and the two editions."""
     from ..errors import KBError
     from ..stored_edition import load_edition, stored_edition
-    from ..translate import detect_base, translation_report
-    from ..translate.align import FeatureCache
+    from ..translate.drift import drift_report
 
     opener = LazyStore(store)
     fr = load_french(sources, opener)
@@ -105,9 +105,15 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
     english = load_edition(us, opener)
     if english.language != "en":
         raise KBError(f"--us {english.id} is not English")
-    cache = FeatureCache()
     started = time.perf_counter()
     info: dict = {"mode": base}
+    if not fr.rules:
+        note = f"no French rules in {fr.id}: the text holds no numbered rules, nothing to compare"
+        info.update({"candidates": 0, "score": None, "runner_up": None, "runner_up_score": None, "seconds": 0.0})
+        return ({"fr_edition": fr.id, "us_edition": english.id, "base_detected": None, "items": [], "note": note,
+                 "coverage": {"sections": [], "english_rules_in_span": 0, "english_rules_total": len(english.rules),
+                              "french_rules": 0, "spans": {}},
+                 "base": info, "stale_checked": False}, fr, english)
     if base in ("auto", "all"):
         rows = rows if rows is not None else _english_rows(opener)
         window = _window(fr.effective_date) if base == "auto" else None
@@ -116,54 +122,18 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
             chosen = [r["edition"] for r in rows]
             window = None
         candidates = [english if name == english.id else stored_edition(opener(), name) for name in chosen]
-        best, best_score, runner, runner_score, _ = detect_base(fr, candidates, cache)
-        base_edition = next((c for c in candidates if c.id == best), None)
-        info.update({"window": list(window) if window else None, "candidates": len(candidates),
-                     "score": round(best_score, 4), "runner_up": runner, "runner_up_score": round(runner_score, 4)})
+        info["window"] = list(window) if window else None
+        data = drift_report(fr, english, candidates=candidates)
     else:
         base_edition = english if base == english.id else load_edition(base, opener)
         if base_edition.language != "en":
             raise KBError(f"--base {base_edition.id} is not English")
-        best = base_edition.id
-        info.update({"candidates": 1, "score": None, "runner_up": None, "runner_up_score": None})
-    info["seconds"] = round(time.perf_counter() - started, 2)
-    older = base_edition is not None and base_edition.id != english.id and \
-        (base_edition.effective_date or "") < (english.effective_date or "")
-    if not older:
-        data = translation_report(fr, english, best, cache)
-    else:
-        data = _through_base(fr, base_edition, english, cache)
+        data = drift_report(fr, english, base=base_edition)
+    info.update(data["base"])
+    info["seconds"] = round(time.perf_counter() - started, 2)  # reading the candidates included
     data["base"] = info
-    data["stale_checked"] = older
+    data.pop("pairs", None)  # the build's translationOf links; not in the report's JSON
     return data, fr, english
-
-
-def _through_base(fr, base, english, cache) -> dict:
-    """The report when the French translates an older edition: the French is checked
-    against its base (same numbering, same wording: a difference there is the
-    translation's), each item's English number is carried to ``--us`` through the
-    base -> us alignment (``base_rule`` keeps the base number), rules removed since the
-    base are no longer missing, and the rules whose English changed since are ``stale``."""
-    from ..align import align
-    from ..translate import align_translation, translation_report
-    from ..translate.stale import stale_items
-
-    alignment = align(base, english)
-    successors = alignment.successors(merges=False)
-    data = translation_report(fr, base, base.id, cache)
-    data["us_edition"] = english.id
-    data["coverage"]["against"] = base.id
-    items = []
-    for item in data["items"]:
-        if item["us"] is not None:
-            item["base_rule"] = item["us"]
-            item["us"] = successors.get(item["us"])
-            if item["us"] is None and item["kind"] == "missing":
-                continue  # removed from the English since the base: nothing to translate
-        items.append(item)
-    base_of = {pair.fr: pair.en for pair in align_translation(fr, base, cache) if pair.fr}
-    data["items"] = items + stale_items(fr, base, english, alignment, base_of)
-    return data
 
 
 def _print_text(data: dict, fr, english) -> None:
@@ -176,8 +146,14 @@ def _print_text(data: dict, fr, english) -> None:
 
     base = data["base"]
     runner = f", runner-up {base['runner_up']} ({base['runner_up_score']})" if base.get("runner_up") else ""
+    if base.get("tied"):
+        runner = f", tied with {base['tied']} later edition{'s' if base['tied'] > 1 else ''} " \
+                 f"up to {base['tied_until']}" + runner
     scored = f" (score {base['score']}{runner}; {base['candidates']} candidates, {base['seconds']} s)" \
         if base.get("score") is not None else ""
+    if data.get("note"):
+        say(data["note"])
+        return
     say(f"{data['fr_edition']} against {data['us_edition']}: base {data['base_detected']}{scored}")
     cov = data["coverage"]
     say(f"coverage: {cov['french_rules']} French rules, sections {', '.join(cov['sections'])}; "

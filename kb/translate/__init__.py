@@ -10,7 +10,8 @@ examples) and the game terms they mention through the bilingual labels.
 from .align import TPair, align_translation, coverage
 from .base import detect_base
 from .evidence import Features, features, score
+from .drift import drift_report
 from .report import translation_report
 
-__all__ = ["Features", "TPair", "align_translation", "coverage", "detect_base",
+__all__ = ["Features", "TPair", "align_translation", "coverage", "detect_base", "drift_report",
            "features", "score", "translation_report"]

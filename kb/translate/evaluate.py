@@ -92,6 +92,56 @@ def mutations(fr: Edition, en: Edition):
     yield "extra-rule", out, {("201.9", None, "extra")}
 
 
+def pair_mutations(fr: Edition, en: Edition):
+    """Mutations of both texts, for the kinds that need the English side too. Yield
+    ``(name, French, English checked against, base or None, {(fr, us, kind)})``:
+
+    - rename-term: two aligned rule pairs gain a sentence about damage, rendered
+      "dégâts" in one French rule and "blessures" in the other (terminology);
+      the same with "dégâts" in both is a control that must give nothing;
+    - stale: a later English edition changes one rule's number word, or adds a
+      sentence to it, after the edition the French translates; a change of
+      apostrophes only (typography) is a control that must give nothing."""
+    numbers = [r.number for r in fr.rules if r.number in {e.number for e in en.rules}]
+    picks = [(numbers[i], numbers[j]) for i, j in ((1, 5), (3, 9), (6, 12)) if j < len(numbers)]
+    for a, b in picks:
+        for name, words, expected in (("rename-term", ("dégâts", "blessures"), {(None, None, "terminology-inconsistency")}),
+                                      ("same-term", ("dégâts", "dégâts"), set())):
+            fr2, en2 = copy.deepcopy(fr), copy.deepcopy(en)
+            for rule in en2.rules:
+                if rule.number in (a, b):
+                    rule.text += " Widgets deal damage."
+            for rule in fr2.rules:
+                if rule.number in (a, b):
+                    rule.text += f" Les widgets infligent des {words[0] if rule.number == a else words[1]}."
+            yield name, fr2, en2, None, expected
+    english_swap = {"two": "three", "three": "four", "four": "five", "forty": "fifty", "twenty": "thirty"}
+    for rule in en.rules:
+        word = next((w for w in english_swap if re.search(rf"\b{w}\b", rule.text)), None)
+        if rule.number not in numbers:
+            continue
+        variants = [("stale-sentence", rule.text + " This also applies during other turns.", True)]
+        if word:
+            variants.append(("stale-number", re.sub(rf"\b{word}\b", english_swap[word], rule.text), True))
+        if "'" in rule.text:
+            variants.append(("typography-only", rule.text.replace("'", "’"), False))
+        for name, text, stale in variants:
+            later = copy.deepcopy(en)
+            later.id, later.effective_date = "en/2030-09-01", "2030-09-01"
+            next(r for r in later.rules if r.number == rule.number).text = text
+            yield name, fr, later, en, {(rule.number, rule.number, "stale")} if stale else set()
+
+
+def _found(fr: Edition, en: Edition, base: Edition | None) -> set:
+    from .drift import drift_report
+
+    if base is None:
+        _, items = report_items(fr, en)
+    else:
+        items = drift_report(fr, en, base=base)["items"]
+    return {(i["fr"], i["us"], i["kind"]) for i in items}
+
+
 def evaluate() -> dict:
     """Per kind: true/false positives, false negatives, precision, recall; and
     the false alarms on the unmutated (agreeing) text."""
@@ -99,10 +149,10 @@ def evaluate() -> dict:
     _, clean = report_items(fr, en)
     tp, fp, fn = Counter(), Counter(), Counter()
     runs = Counter()
-    for name, mutated, expected in mutations(fr, en):
+    runs_of = [(name, mutated, en, None, expected) for name, mutated, expected in mutations(fr, en)]
+    for name, mutated, against, base, expected in runs_of + list(pair_mutations(fr, en)):
         runs[name] += 1
-        _, items = report_items(mutated, en)
-        got = {(i["fr"], i["us"], i["kind"]) for i in items}
+        got = _found(mutated, against, base)
         for item in got:
             (tp if item in expected else fp)[item[2]] += 1
         for item in expected - got:

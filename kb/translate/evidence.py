@@ -26,13 +26,15 @@ _WORDS = {
     "en": {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
            "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "thirty": "30",
            "forty": "40", "fifty": "50", "zero": "0", "twice": "2", "both": "both",
-           "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"},
+           "first": "1th", "second": "2th", "third": "3th", "fourth": "4th", "fifth": "5th",
+           "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th"},
     "fr": {"deux": "2", "trois": "3", "quatre": "4", "cinq": "5", "six": "6", "sept": "7",
            "huit": "8", "neuf": "9", "dix": "10", "vingt": "20", "trente": "30",
-           "quarante": "40", "cinquante": "50", "zéro": "0", "premier": "1st",
-           "première": "1st", "premiers": "1st", "premières": "1st", "deuxième": "2nd",
-           "second": "2nd", "seconde": "2nd", "troisième": "3rd", "quatrième": "4th",
-           "cinquième": "5th"},
+           "quarante": "40", "cinquante": "50", "zéro": "0", "premier": "1th",
+           "première": "1th", "premiers": "1th", "premières": "1th", "deuxième": "2th",
+           "second": "2th", "seconde": "2th", "troisième": "3th", "quatrième": "4th",
+           "cinquième": "5th", "sixième": "6th", "septième": "7th", "huitième": "8th",
+           "neuvième": "9th", "dixième": "10th", "plusieurs": "2"},
 }
 # Core terms the ontology's labels may not carry (older French words included).
 CORE_TERMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -87,6 +89,8 @@ _LEAD = frozenset("a an the each if when as le la les l un une si chaque quand l
 _QUOTE = re.compile(r"[«“\"]\s*([^«»“”\"]{1,60}?)\s*[»”\"]")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]\d)")
 _WORD = re.compile(r"[a-zà-ÿ]+", re.IGNORECASE)
+_MANA = re.compile(r"\{[^{}]{1,6}\}")
+_ORDINAL = re.compile(r"(?<![\w.])(\d+)(?:ème|eme|ère|er|e|th|st|nd|rd)\b", re.IGNORECASE)
 # "’" closes a quotation, unless a letter precedes it: French elision ("en provenance d’")
 _TERMINAL = re.compile(r"(?:[.!?…:;)»\"”]|(?<![^\W\d_])’)\s*$")
 
@@ -101,6 +105,9 @@ class Features:
     examples: int
     length: int
     complete: bool  # ends like a sentence (an excerpt page may cut the last rule)
+    all_sentences: int = 0  # text and examples
+    full_length: int = 0
+    number_tokens: tuple[str, ...] = ()  # every number, once per occurrence
 
 
 def _fold(text: str) -> str:
@@ -127,18 +134,30 @@ def count_sentences(text: str) -> int:
 
 
 def numbers_in(text: str, language: str) -> frozenset[str]:
-    """Digits and number words of ``text`` (citations removed)."""
+    """Digits and number words of ``text`` (citations removed): see :func:`number_tokens`."""
+    return frozenset(number_tokens(text, language))
+
+
+def number_tokens(text: str, language: str) -> tuple[str, ...]:
+    """Every digit and number word of ``text``, once per occurrence (citations
+    removed). Not counted: mana symbols ("{2}{W}": a French copy often loses them
+    with their images). "two or more" is 2 and so is French "plusieurs" (several).
+    Digits with an ordinal ending ("8ème", "8th") are ordinals, "8th" like "eighth"
+    (every ordinal is written N + "th", so the languages meet)."""
     plain = re.sub(r"\b(?:first|double) strike\b", " ", _fold(strip_citations(text)), flags=re.I)
-    found = {m.group(0) for m in _NUMBER.finditer(plain)}
+    plain = _MANA.sub(" ", plain)
+    found = [m.group(1) + "th" for m in _ORDINAL.finditer(plain)]
+    plain = _ORDINAL.sub(" ", plain)
+    found += [m.group(0) for m in _NUMBER.finditer(plain)]
     if language == "fr":  # "les deux" is "both" and "deux points" a colon, not the quantity two
         plain = re.sub(r"\bdeux[- ]points\b", " ", plain, flags=re.I)
         plain = re.sub(r"\b(?:tou(?:te)?s\s+)?les\s+deux\b", " both ", plain, flags=re.I)
-        found |= {"both"} if " both " in plain else set()
+        found += ["both"] * plain.count(" both ")
     table = _WORDS.get(language, {})
     for word in _WORD.findall(plain.lower()):
         if word in table:
-            found.add(table[word])
-    return frozenset(found)
+            found.append(table[word])
+    return tuple(sorted(found))
 
 
 def names_in(text: str) -> frozenset[str]:
@@ -175,6 +194,14 @@ def names_in(text: str) -> frozenset[str]:
 def term_table() -> dict[str, tuple[list[re.Pattern], list[re.Pattern]]]:
     """Concept key -> (English patterns, French patterns), from the ontology's
     bilingual labels plus :data:`CORE_TERMS`."""
+    def pattern(label: str) -> re.Pattern:
+        return re.compile(r"(?<![\w])" + re.escape(label) + r"(?:s|x|es)?(?![\w])", re.IGNORECASE)
+
+    return {k: ([pattern(x) for x in en], [pattern(x) for x in fr]) for k, (en, fr) in _term_labels().items()}
+
+
+@lru_cache(maxsize=1)
+def _term_labels() -> dict[str, tuple[set[str], set[str]]]:
     table: dict[str, tuple[set[str], set[str]]] = {}
     for key, (en, fr) in CORE_TERMS.items():
         table.setdefault(key, (set(), set()))
@@ -187,17 +214,37 @@ def term_table() -> dict[str, tuple[list[re.Pattern], list[re.Pattern]]]:
                 table[key] = ({key.replace("-", " ")}, {_fold(x).lower() for x in info["fr"]})
     except Exception:  # the ontology is optional evidence
         pass
+    return table
 
-    def pattern(label: str) -> re.Pattern:
-        return re.compile(r"(?<![\w])" + re.escape(label) + r"(?:s|x|es)?(?![\w])", re.IGNORECASE)
 
-    return {k: ([pattern(x) for x in en], [pattern(x) for x in fr]) for k, (en, fr) in table.items()}
+@lru_cache(maxsize=1)
+def _term_index() -> tuple[dict, ...]:
+    """Per side: first word of a label -> the keys with such a label (a single-word
+    label also under its plural forms). A label can only match a text holding its
+    first word, so only those keys' patterns are tried (300 labels per rule made
+    base detection spend seconds in regex searches)."""
+    index: tuple[dict, dict] = ({}, {})
+    for key, (en, fr) in _term_labels().items():
+        for side, labels in ((0, en), (1, fr)):
+            for label in labels:
+                words = _TOKEN.findall(label.lower())
+                if not words:
+                    continue
+                forms = [words[0]] + ([words[0] + s for s in ("s", "x", "es")] if len(words) == 1 else [])
+                for form in forms:
+                    index[side].setdefault(form, set()).add(key)
+    return index
+
+
+_TOKEN = re.compile(r"\w+")
 
 
 def terms_in(text: str, language: str) -> frozenset[str]:
     side = 0 if language == "en" else 1
     plain = _fold(text)
-    return frozenset(key for key, pats in term_table().items() if any(p.search(plain) for p in pats[side]))
+    index, table = _term_index()[side], term_table()
+    keys = set().union(*(index.get(w, ()) for w in set(_TOKEN.findall(plain.lower()))))
+    return frozenset(key for key in keys if any(p.search(plain) for p in table[key][side]))
 
 
 def features(text: str, examples: list[str] | tuple[str, ...], language: str) -> Features:
@@ -211,13 +258,17 @@ def _features(text: str, examples: tuple[str, ...], language: str) -> Features:
     full = " ".join([text, *examples])
     return Features(
         refs=frozenset(refs.cited_numbers(full)),
-        numbers=numbers_in(full, language),
+        numbers=frozenset(tokens := number_tokens(full, language)),
+        number_tokens=tokens,
         names=names_in(full),
         terms=terms_in(full, language),
         sentences=count_sentences(text),
         examples=len(examples),
         length=len(text),
-        complete=bool(_TERMINAL.search(full)),
+        # an unclosed parenthesis ("(Voir règle 410." ending a quotation) is a cut too
+        complete=bool(_TERMINAL.search(full)) and full.count("(") <= full.count(")"),
+        all_sentences=count_sentences(text) + sum(count_sentences(x) for x in examples),
+        full_length=len(full),
     )
 
 

@@ -51,10 +51,15 @@ def check_references(pair, f, e, ctx):
 
 
 def check_numbers(pair, f, e, ctx):
-    """Cardinals only: ordinals ("first", "premier") are too often idiom."""
-    fr_n = {n for n in f.numbers if n.isdigit()}
-    en_n = {n for n in e.numbers if n.isdigit()}
-    if pair.complete and fr_n != en_n:
+    """Cardinals only: ordinals ("first", "premier") are too often idiom. And only a
+    number stated instead of another: a number on one side alone is mostly idiom
+    ("one of two things" / "soit ... soit"; "has two creature types, Goblin and
+    Wizard" / "the subtypes Goblin and Wizard")."""
+    from collections import Counter
+
+    fr_n = Counter(n for n in f.number_tokens if n.isdigit() or n == "both")
+    en_n = Counter(n for n in e.number_tokens if n.isdigit() or n == "both")
+    if pair.complete and fr_n - en_n and en_n - fr_n:  # counted: "three ... three" is not "two ... three"
         return [_item(pair, "number-mismatch", sorted(fr_n - en_n), sorted(en_n - fr_n))]
     return []
 
@@ -69,13 +74,19 @@ def check_names(pair, f, e, ctx):
 
 
 def check_sentences(pair, f, e, ctx):
-    if not pair.complete or f.sentences == e.sentences:
+    """Sentences of the rule text; of text and examples together when the two sides
+    split them differently (a French "Note :" read as text, an English note as an
+    example)."""
+    if f.examples == e.examples:
+        fr_count, en_count, ratio = f.sentences, e.sentences, f.length / max(e.length, 1)
+    else:
+        fr_count, en_count, ratio = f.all_sentences, e.all_sentences, f.full_length / max(e.full_length, 1)
+    if not pair.complete or fr_count == en_count:
         return []
-    ratio = f.length / max(e.length, 1)
-    if f.sentences < e.sentences and ratio < NORMAL_RATIO[0]:
-        return [_item(pair, "sentence-missing", f.sentences, e.sentences)]
-    if f.sentences > e.sentences and ratio > NORMAL_RATIO[1]:
-        return [_item(pair, "sentence-added", f.sentences, e.sentences)]
+    if fr_count < en_count and ratio < NORMAL_RATIO[0]:
+        return [_item(pair, "sentence-missing", fr_count, en_count)]
+    if fr_count > en_count and ratio > NORMAL_RATIO[1]:
+        return [_item(pair, "sentence-added", fr_count, en_count)]
     return []
 
 
@@ -151,6 +162,7 @@ def translation_report(fr: Edition, en: Edition, base_detected: str | None = Non
     """The ``rulekb translation-report`` JSON (DESIGN.md), plus ``coverage``."""
     from .align import coverage
 
-    _, items = report_items(fr, en, cache)
+    pairs, items = report_items(fr, en, cache)
     return {"fr_edition": fr.id, "us_edition": en.id, "base_detected": base_detected,
-            "items": items, "coverage": coverage(fr, en)}
+            "items": items, "coverage": coverage(fr, en, [p.en for p in pairs if p.fr and p.en]),
+            "pairs": {p.fr: p.en for p in pairs if p.fr and p.en}}  # French number -> English

@@ -8,7 +8,8 @@ is exactly the English base -> target change of the rule it translates.
 base rule's primary successor is ``modified`` in a way a reader sees. Changes of
 typography only (quotes, dashes, spacing: ``detail == "typography"``) are not
 stale, nor is a rule only renumbered with the same text (the report's
-alignment already finds it under its new number).
+alignment already finds it under its new number), nor one whose only change is
+the 2018 gender-neutral pronouns ("his or her" -> "their": French "son" either way).
 """
 
 from __future__ import annotations
@@ -44,13 +45,32 @@ def stale_items(fr: Edition, base: Edition, us: Edition, alignment=None,
             continue
         old, new = old_rules[number], new_rules[pair.new]
         old_text, new_text = _full(old), _full(new)
-        if old_text == new_text:
+        if old_text == new_text or _pronouns_only(old_text, new_text):
             continue
         items.append({"fr": rule.number, "us": pair.new, "kind": "stale", "base_rule": number,
                       "fr_value": _full(rule), "us_value": new_text, "base_value": old_text,
                       "detail": pair.detail or "text",
                       "diff": [[op, text] for op, text in word_diff(old_text, new_text)]})
     return items
+
+
+# the 2018 gender-neutral pronouns: nothing for a French text to carry over
+_PRONOUNS = (("himself or herself", "themselves"), ("his or her", "their"), ("he or she", "they"),
+             ("him or her", "them"))
+
+
+def _pronouns_only(old: str, new: str) -> bool:
+    """The English changed only its pronouns ("his or her" -> "their"), and its
+    typography: the French ("son", "sa") has nothing to change. Cited numbers count."""
+    from kb.align.normalise import plain
+
+    def even(text: str) -> str:
+        text = plain(text)
+        for before, after in _PRONOUNS:
+            text = text.replace(before, after)
+        return " ".join(text.split())
+
+    return even(old) == even(new)
 
 
 def _full(rule) -> str:

@@ -73,6 +73,8 @@ def worklist(data: dict, fr: Edition, us: Edition) -> Report:
     counts = Counter((_section(i), i["kind"]) for i in items)
     rows = tuple((section, kind, str(n)) for (section, kind), n in sorted(counts.items()))
     cov = data.get("coverage") or {}
+    if data.get("note"):  # a French text without rules
+        return Report(f"Translation worklist: {data['fr_edition']} ↔ {data['us_edition']}", (data["note"],), (), ())
     summary = [f"French {data['fr_edition']} against English {data['us_edition']}; "
                f"base detected: {data.get('base_detected') or 'not detected'}.",
                f"{len(items)} item{'s' if len(items) != 1 else ''} to look at"

@@ -34,7 +34,7 @@ from .errors import WebError, error_response
 from .html import page
 from .missing import not_found
 
-PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph")
+PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation")
 RDF_MEDIA = {  # media type -> kb.store.RDF_FORMATS key
     "text/turtle": "turtle",
     "application/ld+json": "jsonld",
