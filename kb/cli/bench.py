@@ -223,3 +223,143 @@ def bench_align(
     for m in misses:
         stdout.print(f"  line {m['line']}: {m['old_edition']} {m['old']} -> expected {m['expected']}, "
                      f"got {m['predicted']}", highlight=False, markup=False)
+
+
+from .kb_commands import BaseOption  # noqa: E402  (bench serve's --base-iri)
+
+
+@bench_app.command("serve")
+def bench_serve_command(
+    store: str = StoreOption,
+    base_iri: str = BaseOption,
+    edition: str = typer.Option(None, "--edition", help="Edition the scenarios use and the peers serve (default: the newest English one)."),
+    duration: int = typer.Option(20, "--duration", min=1, help="Seconds of load per scenario and server."),
+    connections: int = typer.Option(16, "--connections", min=1, help="wrk connections."),
+    threads: int = typer.Option(2, "--threads", min=1, help="wrk threads."),
+    workers: int = typer.Option(2, "--workers", min=1, help="`rulekb serve --workers`: server processes."),
+    cache: int = typer.Option(4096, "--cache", min=0, help="`rulekb serve --cache`: cached responses per process (0: none)."),
+    query_workers: int = typer.Option(4, "--query-workers", min=1, help="`rulekb serve --query-workers`, per server process."),
+    same_url: bool = typer.Option(False, "--same-url", help="Also load the rule page and the point query on one URL only."),
+    peers: bool = typer.Option(True, "--peers/--no-peers", help="Load the Oxigraph server and rdflib-endpoint too."),
+    uncached: bool = typer.Option(True, "--uncached/--no-uncached", help="Also load a `rulekb serve --cache 0`."),
+    warmup: int = typer.Option(3, "--warmup", min=0, help="Seconds of unmeasured load before each measure."),
+    prime: int = typer.Option(6, "--prime", min=0, help="Before measuring the cached server: requests of each "
+                              "URL, on new connections, so every worker process has it (0: none)."),
+    quick: bool = typer.Option(False, "--quick", help="3 s per scenario, 1 s warm-up, 1 priming pass."),
+    format: Format = FormatOption,
+) -> None:
+    """`rulekb serve` under load (wrk over loopback): req/s, p50/p99 latency and errors for a rule page, a rule
+    as Turtle, a point SPARQL lookup and a SPARQL join, with the same SPARQL load on the Oxigraph server
+    and rdflib-endpoint over one edition in the same run (ratios); targets met or missed."""
+    from ..iris import base_iri as default_base
+    from ..serve_bench import bench_serve, latest_edition
+    from .output import stderr
+
+    with errors_as_exit_codes():
+        kb = _store(store)
+        if not hasattr(kb, "data_dir"):
+            fail("bench serve needs an embedded store (a directory), not a SPARQL endpoint URL")
+        kb.store()
+        edition = edition or latest_edition(kb)
+        figures = bench_serve(
+            kb, kb.location, edition, default_base(base_iri), duration=3 if quick else duration, threads=threads,
+            connections=connections, workers=workers, warmup=min(warmup, 1) if quick else warmup,
+            same_url=same_url, peers=peers, uncached=uncached, prime=min(prime, 1) if quick else prime,
+            serve_options=("--cache", str(cache), "--query-workers", str(query_workers)),
+            progress=lambda m: stderr.print(f"bench serve: {m}", highlight=False, markup=False))
+        figures["cache"], figures["query_workers"] = cache, query_workers
+    if format is Format.json:
+        emit_json(figures)
+        return
+    _print_serve_figures(figures)
+
+
+def _print_serve_figures(figures: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    load = figures["load"]
+    stdout.print(
+        f"edition {figures['edition']} ({figures['edition_triples']:,} triples for the peers; ours: the whole store), "
+        f"{figures['rules']} rules and {figures['sections']} sections cycled; wrk -t{load['threads']} "
+        f"-c{load['connections']} -d{load['duration']}s (after {load['warmup']} s of warm-up) on loopback, sharing "
+        f"the cores with the server; rulekb serve --workers {figures['workers']} --cache {figures['cache']} "
+        f"--query-workers {figures['query_workers']}", highlight=False, markup=False)
+    ours = sorted({r["server"] for r in figures["rows"] if r["server"].startswith("rulekb")})
+    table = Table("scenario", "server", "req/s", "p50 ms", "p99 ms", "errors", *(f"{n} / peer" for n in ours), "RSS MB")
+    for row in figures["rows"]:
+        ratios = row.get("ratios", {})
+        table.add_row(row["scenario"], row["server"], f"{row['req_per_s']:,.0f}", f"{row['p50_ms']:.2f}",
+                      f"{row['p99_ms']:.2f}", str(row["errors"]),
+                      *(f"x{ratios[n]:,.2f}" if n in ratios else "" for n in ours),
+                      f"{row['rss_mb_before']:.0f} -> {row['rss_mb_after']:.0f}")
+    Console(width=max(stdout.width, 130)).print(table)  # as wide as its rows, even in a pipe
+    for name, server in figures["servers"].items():
+        libraries = ", ".join(server["libraries"]) or "neither uvloop nor httptools"
+        first = ", ".join(f"{k} {v:,.0f}" for k, v in server["first_answer_ms"].items())
+        stdout.print(f"{name}: RSS idle {server['rss_mb_idle']:.0f} MB, end {server.get('rss_mb_end', 0):.0f} MB; "
+                     f"loaded: {libraries}; first answers after start (ms): {first}", highlight=False, markup=False)
+    if figures["priming"]:
+        stdout.print("rulekb (cached) primed before measuring, seconds: "
+                     + ", ".join(f"{k} {v:.1f}" for k, v in figures["priming"].items()), highlight=False, markup=False)
+    for name, why in figures["peers_missing"].items():
+        stdout.print(f"{name}: not run: {why}", highlight=False, markup=False)
+    busy = figures["load_average"]
+    stdout.print(f"machine: {busy['cores']} cores, load average (1 min) {busy['start']:.1f} at the start, "
+                 f"{busy['end']:.1f} at the end" + ("  -- busy: other work shared the cores, figures are low"
+                                                    if max(busy["start"], busy["end"]) > busy["cores"] + 1 else ""),
+                 highlight=False, markup=False)
+    for target in figures["targets"]:
+        mark = "met" if target["met"] else "MISSED"
+        stdout.print(f"  {mark:6} {target['server']}: {target['target']}: {target['value']}",
+                     highlight=False, markup=False)
+
+
+@bench_app.command("translation")
+def bench_translation_command(
+    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
+    repeat: int = typer.Option(1, "--repeat", min=1, help="Runs over the French texts (each cold); medians are over runs."),
+    format: Format = FormatOption,
+) -> None:
+    """Translation report: precision and recall per kind on the hand-built mutation set, then every
+    French text of the corpus against the newest English edition (base detected, score, runner-up,
+    findings per kind, seconds)."""
+    from pathlib import Path
+
+    from ..translate.bench import bench_translation
+    from .output import stderr
+
+    root = Path(corpus) if corpus else corpus_dir()
+    if root is None or not (root / "fr").is_dir() or not (root / "en").is_dir():
+        fail("no corpus found (set RULEKB_CORPUS or pass --corpus)")
+    with errors_as_exit_codes():
+        figures = bench_translation(root, repeat=repeat,
+                                    progress=lambda m: stderr.print(f"bench translation: {m}", highlight=False,
+                                                                    markup=False))
+    if format is Format.json:
+        emit_json(figures)
+        return
+
+    def say(line: str) -> None:
+        stdout.print(line, highlight=False, markup=False)
+
+    precision = figures["precision_set"]
+    say(f"precision set (invented texts, {sum(precision['mutations'].values())} mutated runs, "
+        f"{figures['precision_seconds']} s; false alarms on the unmutated text: {len(precision['clean_false_alarms'])}):")
+    for kind, f in precision["per_kind"].items():
+        say(f"  {kind:26} precision {f['precision']:.3f}  recall {f['recall']:.3f}  "
+            f"(tp {f['tp']}, fp {f['fp']}, fn {f['fn']})")
+    say(f"corpus: {len(figures['texts'])} French texts against {figures['against']} "
+        f"(base among {figures['english_candidates']} complete English editions):")
+    for row in figures["texts"]:
+        if not row["rules"]:
+            say(f"  {row['fr_edition']:48} no French rules ({row['source']})")
+            continue
+        tied = f", tied up to {row['tied_until']}" if row["tied"] else ""
+        runner = f"runner-up {row['runner_up']} {row['runner_up_score']}" if row["runner_up"] else "no runner-up"
+        kinds = ", ".join(f"{n} {k}" for k, n in row["kinds"].items()) or "nothing"
+        say(f"  {row['fr_edition']:48} {row['rules']:3} rules  base {row['base']} {row['score']}{tied}; {runner}; "
+            f"{row['seconds_median']:.2f} s; {kinds}")
+    say("findings per kind: " + (", ".join(f"{n} {k}" for k, n in figures["kinds"].items()) or "none"))
+    say(f"time: {figures['total_seconds_median']:.2f} s for all texts (median of {figures['runs']} cold runs); "
+        f"per text median {figures['per_text_seconds_median']:.3f} s, max {figures['per_text_seconds_max']:.3f} s")

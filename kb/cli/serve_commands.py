@@ -1,12 +1,61 @@
-"""``rulekb serve``: the web endpoint (SPARQL 1.1 Protocol at /sparql)."""
+"""``rulekb serve``: the web endpoint (SPARQL 1.1 Protocol at /sparql, pages, dereferenced IRIs).
+
+With ``--workers N`` uvicorn runs N processes; each builds its own app with
+:func:`app_from_env` from the settings this command puts in environment
+variables (uvicorn's workers import the app by name). The embedded store is
+opened read-only by every process at once (RocksDB allows any number of
+read-only openers), so the workers share the page cache, not a lock.
+uvicorn's "auto" loop and HTTP parser are uvloop and httptools (installed).
+"""
 
 from __future__ import annotations
+
+import os
 
 import typer
 
 from .app import app
 from .kb_commands import BaseOption, StoreOption, _store
-from .output import errors_as_exit_codes, stderr
+from .output import errors_as_exit_codes, fail, stderr
+
+# settings for app_from_env, in the environment the worker processes inherit
+_ENV = {
+    "store": "RULEKB_SERVE_STORE",
+    "base_iri": "RULEKB_SERVE_BASE_IRI",
+    "max_rows": "RULEKB_SERVE_MAX_ROWS",
+    "timeout": "RULEKB_SERVE_TIMEOUT",
+    "cache": "RULEKB_SERVE_CACHE",
+    "query_workers": "RULEKB_SERVE_QUERY_WORKERS",
+    "cache_sparql": "RULEKB_SERVE_CACHE_SPARQL",
+}
+
+
+def build_app(store, base_iri: str | None, *, max_rows: int, timeout: float, cache: int, query_workers: int,
+              cache_sparql: bool = True):
+    """The app of one process: kb.web's app, behind the response cache unless ``cache`` is 0."""
+    from ..web.app import create_app
+    from ..web.cache import with_response_cache
+
+    web_app = create_app(store, base_iri, max_rows=max_rows, timeout=timeout, workers=query_workers)
+    if cache == 0:
+        return web_app
+    return with_response_cache(web_app, store, max_entries=cache, sparql=cache_sparql)
+
+
+def app_from_env():
+    """uvicorn's factory for each worker process (``kb.cli.serve_commands:app_from_env``)."""
+    from ..store import open_store
+
+    env = os.environ
+    return build_app(
+        open_store(env.get(_ENV["store"]) or None),
+        env.get(_ENV["base_iri"]) or None,
+        max_rows=int(env.get(_ENV["max_rows"], "10000")),
+        timeout=float(env.get(_ENV["timeout"], "30")),
+        cache=int(env.get(_ENV["cache"], "0")),
+        query_workers=int(env.get(_ENV["query_workers"], "4")),
+        cache_sparql=env.get(_ENV["cache_sparql"], "1") == "1",
+    )
 
 
 @app.command()
@@ -17,15 +66,38 @@ def serve(
     base_iri: str = BaseOption,
     max_rows: int = typer.Option(10_000, "--max-rows", help="Rows (or triples) per answer; more are cut, with X-Rulekb-Truncated: true."),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds per query (checked between result rows)."),
+    workers: int = typer.Option(1, "--workers", help="Server processes (uvicorn workers); about one per core."),
+    cache: int = typer.Option(4096, "--cache", help="Rendered pages and resources kept in memory per process (LRU, "
+                              "with ETag and Cache-Control); 0: no cache."),
+    cache_sparql: bool = typer.Option(True, "--cache-sparql/--no-cache-sparql",
+                                      help="Cache GET /sparql answers too (the store is read-only between builds)."),
+    query_workers: int = typer.Option(4, "--query-workers", help="SPARQL queries evaluated at once, per server process."),
 ) -> None:
-    """Serve the KB over HTTP: the SPARQL 1.1 Protocol at /sparql (read-only)."""
+    """Serve the KB over HTTP: the SPARQL 1.1 Protocol at /sparql (read-only), pages and the KB's IRIs."""
     import uvicorn
 
-    from ..web.app import create_app
-
+    if workers < 1:
+        fail("--workers must be 1 or more")
+    if cache < 0:
+        fail("--cache must be 0 or more")
+    if query_workers < 1:
+        fail("--query-workers must be 1 or more")
     with errors_as_exit_codes():
         kb = _store(store)
         if hasattr(kb, "store"):
             kb.store()  # fail now, in one line, when there is no KB
-        stderr.print(f"rulekb: SPARQL endpoint at http://{host}:{port}/sparql", markup=False, highlight=False)
-        uvicorn.run(create_app(kb, base_iri, max_rows=max_rows, timeout=timeout), host=host, port=port, log_level="warning")
+        stderr.print(f"rulekb: SPARQL endpoint at http://{host}:{port}/sparql"
+                     + (f" ({workers} worker processes)" if workers > 1 else ""), markup=False, highlight=False)
+        if workers == 1:
+            web_app = build_app(kb, base_iri, max_rows=max_rows, timeout=timeout, cache=cache,
+                                query_workers=query_workers, cache_sparql=cache_sparql)
+            uvicorn.run(web_app, host=host, port=port, log_level="warning")
+            return
+        if hasattr(kb, "close"):
+            kb.close()  # the workers open their own
+        settings = {"store": kb.location, "base_iri": base_iri or "", "max_rows": max_rows,
+                    "timeout": timeout, "cache": cache, "query_workers": query_workers,
+                    "cache_sparql": int(cache_sparql)}
+        os.environ.update({_ENV[key]: str(value) for key, value in settings.items()})
+        uvicorn.run("kb.cli.serve_commands:app_from_env", factory=True, workers=workers,
+                    host=host, port=port, log_level="warning")
