@@ -14,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
 from ingest.model import Edition
 
+from .json_cache import cache_folder, write_json
 from .align import Alignment, Lineage, Lineages, Pair, lineages
 
 KEEP = 4  # cached sets kept (a corpus, and a few variants of it)
@@ -97,18 +97,8 @@ def from_json(raw: dict) -> Lineages:
 
 
 def _cache_dir() -> Path:
-    from .reasoning import cache_dir
-
-    return cache_dir() / "lineages"
+    return cache_folder("lineages")
 
 
 def _write(folder: Path, path: Path, raw: dict) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as f:
-            json.dump(raw, f, ensure_ascii=False, separators=(",", ":"))
-        os.replace(f.name, path)  # readers see the whole file or none
-        for old in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)[KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass  # an unwritable cache costs time, not correctness
+    write_json(folder, path, raw, KEEP)

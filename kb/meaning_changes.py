@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 import pyoxigraph as ox
-from rdflib.namespace import RDF, RDFS, XSD
+from rdflib.namespace import RDF, RDFS
 
 from ingest.model import Edition
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from importlib import resources
@@ -43,6 +42,7 @@ from rdflib.namespace import RDF, XSD
 from ingest.model import Edition
 
 from .iris import Minter
+from .json_cache import cache_folder, write_json
 from .vocab import RK
 
 GRAPH_NAME = "translation"
@@ -199,18 +199,8 @@ def _code_digest() -> str:
 
 
 def _cache_dir() -> Path:
-    from .reasoning import cache_dir
-
-    return cache_dir() / "translations"
+    return cache_folder("translations")
 
 
 def _write(folder: Path, path: Path, raw: dict) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as f:
-            json.dump(raw, f, ensure_ascii=False, separators=(",", ":"))
-        os.replace(f.name, path)  # readers see the whole file or none
-        for old in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)[KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass  # an unwritable cache costs time, not correctness
+    write_json(folder, path, raw, KEEP)

@@ -106,3 +106,31 @@ def hostile_web(hostile_kb):
     store, _ = hostile_kb
     with WebServer(create_app(store)) as root:
         yield root
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium driven by Selenium (Debian chromium + chromium-driver, which .ci/run
+    installs): skipped on a machine without them, a failure in CI."""
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not (chromium and driver_path):
+        message = "headless Chromium is missing (apt-get install chromium chromium-driver)"
+        if _in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(driver_path))
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()

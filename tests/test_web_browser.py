@@ -4,41 +4,15 @@
 A reader opens a rule page of the real KB, follows a reference link and lands on
 the cited rule; hostile markup in rule text never runs; the pages work without
 JavaScript errors. A screenshot of the rule page is written for the record.
+The ``browser`` fixture is in conftest.py.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
-import pytest
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 SCREENSHOTS = Path(os.environ.get("RULEKB_SCREENSHOTS", Path(__file__).parent.parent / ".screenshots"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (CHROMIUM and DRIVER):
-        message = "headless Chromium is missing (apt-get install chromium chromium-driver)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
 
 
 def _severe_errors(driver) -> list[str]:

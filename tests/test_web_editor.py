@@ -5,13 +5,10 @@ JavaScript through /sparql's own checks -- over real HTTP."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 from html import unescape
 from urllib.parse import quote
 
-import pytest
 
 from kb import queries
 from kb.web.editor import example_values, examples
@@ -116,30 +113,6 @@ def test_markup_in_the_query_or_the_name_comes_back_inert(fixture_web):
 
 
 # -- in a browser ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Chromium through Selenium (Debian chromium + chromium-driver, as .ci/run installs)."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not (chromium and driver_path):
-        message = "headless Chromium is missing (apt-get install chromium chromium-driver)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(driver_path))
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
 
 
 def test_yasgui_opens_a_named_query_in_a_tab_and_runs_it_against_the_endpoint(browser, fixture_web):

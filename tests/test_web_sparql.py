@@ -20,7 +20,7 @@ from SPARQLWrapper import CSV, JSON, TSV, TURTLE, XML, SPARQLWrapper
 from kb.web.app import create_app
 from kb.web.conneg import negotiate, parse_accept
 
-from .helpers import WebServer
+from .helpers import WebServer, http
 
 RK = "PREFIX rk: <https://w3id.org/rulekb#>\n"
 RULES = RK + "SELECT ?rule ?number WHERE { ?rule a rk:Rule ; rk:number ?number } ORDER BY ?number"
@@ -41,16 +41,6 @@ def tiny_endpoint(fixture_kb):
     with WebServer(create_app(store, max_rows=3, timeout=60)) as capped, \
             WebServer(create_app(store, max_rows=10**9, timeout=0.5)) as hurried:
         yield capped + "sparql", hurried + "sparql"
-
-
-def http(url, *, data=None, headers=None, method=None):
-    """(status, headers, body) -- errors too."""
-    request = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, response.headers, response.read()
-    except urllib.error.HTTPError as err:
-        return err.code, err.headers, err.read()
 
 
 def get(endpoint, query, accept=None, **params):

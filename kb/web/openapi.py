@@ -68,8 +68,8 @@ def document(ctx: WebContext) -> dict:
                              "defining rules, statements, broader / narrower / related concepts.",
                 [_path_param("slug", "owner", "the concept's name in its IRI (or any label)")], _OBJECT),
             "/api/search": _get(
-                "Search the rules", f"Rules whose text holds the words (case-insensitive), in document order; "
-                                    f"at most 200.",
+                "Search the rules", "Rules whose text holds the words (case-insensitive), in document order; "
+                                    "at most 200.",
                 [_query_param("q", "summoning sickness", "the words", required=True),
                  _query_param("edition", "en/2026-01-16", "edition id, or all (default: the newest English one)")],
                 {"$ref": "#/components/schemas/SearchResults"}),
