@@ -84,9 +84,18 @@ def build(
         f"{report.statements:,} definitional statements; {_reasoning_line(report.reasoning)}\n"
         f"{report.lineages:,} rule lineages, {report.changes:,} changes between consecutive editions "
         f"in {report.lineage_seconds:.1f} s{' (cached)' if report.lineage_cached else ''} (rulekb history RULE); "
-        f"{report.meaning_changes:,} changes of meaning (rulekb query contradictions)",
+        f"{report.meaning_changes:,} changes of meaning (rulekb query contradictions)\n"
+        f"{_translation_line(report.translations)}",
         highlight=False,
     )
+
+
+def _translation_line(summary: dict) -> str:
+    if not summary.get("texts"):
+        return "no French texts with rules: no translation drift"
+    return (f"{summary['texts']} French texts aligned to their English base edition, "
+            f"{summary['findings']:,} drift findings against the newest English edition in {summary['seconds']:.1f} s "
+            f"({summary['cached']} cached) (rulekb query translation-findings)")
 
 
 def _reasoning_line(summary: dict) -> str:
