@@ -80,3 +80,13 @@ def rule(store, edition: str, number: str) -> dict:
         "same_number_in": [r["edition"] for r in run(store, "rule-across-editions", number=number)],
         "lineage": lineage(store, edition, number),  # the same rule across editions, even renumbered
     }
+
+
+def built_base(store) -> str | None:
+    """The base IRI the KB was built with (``{base}edition/{id}``), None for an empty KB."""
+    rows = run(store, "kb-base")
+    if not rows:
+        return None
+    iri, edition_id = rows[0]["edition"], rows[0]["id"]
+    suffix = f"edition/{edition_id}"
+    return iri[: -len(suffix)] if iri.endswith(suffix) else None

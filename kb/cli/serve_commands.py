@@ -58,6 +58,23 @@ def app_from_env():
     )
 
 
+def _base_to_serve(kb, asked: str | None) -> str | None:
+    """The base whose IRIs this server answers for: the one asked for (--base-iri or
+    RULEKB_BASE_IRI), else the one the KB was built with; a mismatch is said, since
+    then no IRI of the KB dereferences."""
+    from ..iris import base_iri
+    from ..service import built_base
+
+    built = built_base(kb)
+    if asked is None and not os.environ.get("RULEKB_BASE_IRI"):
+        return built
+    if built and base_iri(asked) != built:
+        stderr.print(f"rulekb: warning: the KB was built with the base {built}, not {base_iri(asked)}: "
+                     f"its IRIs will not dereference here (rebuild with --base-iri, or serve with --base-iri {built})",
+                     markup=False, highlight=False)
+    return asked
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
@@ -86,6 +103,7 @@ def serve(
         kb = _store(store)
         if hasattr(kb, "store"):
             kb.store()  # fail now, in one line, when there is no KB
+        base_iri = _base_to_serve(kb, base_iri)
         stderr.print(f"rulekb: SPARQL endpoint at http://{host}:{port}/sparql"
                      + (f" ({workers} worker processes)" if workers > 1 else ""), markup=False, highlight=False)
         if workers == 1:
