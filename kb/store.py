@@ -203,6 +203,8 @@ class EmbeddedStore:
                 quads = store.quads_for_pattern(None, None, None, None)
                 return ox.serialize((ox.Triple(q.subject, q.predicate, q.object) for q in quads), format=fmt)
             return store.dump(format=fmt)
+        if fmt.supports_datasets:  # N-Quads, TriG: keep the graph name (dump(from_graph=) drops it)
+            return ox.serialize(store.quads_for_pattern(None, None, None, ox.NamedNode(graph)), format=fmt)
         return store.dump(format=fmt, from_graph=ox.NamedNode(graph))
 
     def size_bytes(self) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pyoxigraph as ox
 import pytest
 
 from kb import service
@@ -103,6 +104,11 @@ def test_export_writes_every_rdf_format(fixture_kb):
     assert export(store, ED, "nt").count(b"\n") > 100
     assert b"<rdf:RDF" in export(store, ED, "xml")
     assert export(store, None, "nq").count(b"\n") > export(store, ED, "nt").count(b"\n")
+    # one edition as N-Quads or TriG keeps its graph name (the edition's IRI)
+    quads = list(ox.parse(export(store, ED, "nq"), ox.RdfFormat.N_QUADS))
+    assert quads and all(q.graph_name.value.endswith(f"edition/{ED}") for q in quads)
+    assert len(quads) == export(store, ED, "nt").count(b"\n")
+    assert all(q.graph_name == quads[0].graph_name for q in ox.parse(export(store, ED, "trig"), ox.RdfFormat.TRIG))
     with pytest.raises(NotFound):
         export(store, "en/1901-01-01", "turtle")
 
