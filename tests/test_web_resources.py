@@ -291,3 +291,18 @@ def test_a_rule_missing_in_one_edition_points_to_the_editions_that_have_it(corpu
     status, _, body = http(corpus_web + "edition/en/2026-01-16/rule/217.1a", headers={"Accept": "text/html"})
     assert status == 404
     assert 'href="/edition/en/2008-10-01/rule/217.1a"' in body.decode()
+
+
+def test_a_trailing_slash_redirects_to_the_iri_without_it(fixture_web):
+    from http.client import HTTPConnection
+    from urllib.parse import urlsplit
+
+    where = urlsplit(fixture_web)
+    connection = HTTPConnection(where.hostname, where.port, timeout=30)
+    connection.request("GET", "/edition/en/2030-05-05/rule/100.1/?x=1", headers={"Accept": "text/turtle"})
+    response = connection.getresponse()
+    assert response.status == 308
+    assert response.getheader("Location") == "/edition/en/2030-05-05/rule/100.1?x=1"
+    connection.close()
+    status, _, body = http(fixture_web + "edition/en/2030-05-05/rule/100.1/", headers={"Accept": "text/turtle"})
+    assert status == 200 and b"100.1" in body

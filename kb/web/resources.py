@@ -22,7 +22,7 @@ import threading
 import anyio
 import pyoxigraph as ox
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from .. import describe as descriptions
@@ -104,6 +104,11 @@ class Resources:
             raise WebError(404, "no such resource (the path is too long or holds a NUL)")
         path, media = split_extension(path)
         found = parse(path)
+        if found is None and path.endswith("/") and parse(path.rstrip("/")) is not None:
+            # ".../rule/111.2/" -> the IRI without the slash (permanent: links should be fixed)
+            target = self.ctx.href(self.ctx.iri(path.rstrip("/")))
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(target + query, status_code=308)
         if found is None:
             raise WebError(404, f"no resource of the knowledge base has the path /{path[:120]}",
                            [("all editions", self.ctx.href(""))])
