@@ -126,9 +126,14 @@ def _term(value) -> ox.NamedNode | ox.Literal:
 
 
 class EmbeddedStore:
+    # how often a long-lived reader (rulekb serve) looks whether a build swapped `current`
+    FOLLOW_EVERY = 1.0  # seconds
+
     def __init__(self, root: Path):
         self.root = Path(root)
         self._store: ox.Store | None = None
+        self._opened: Path | None = None  # the data directory self._store reads
+        self._checked = 0.0
 
     # -- location ----------------------------------------------------------
 
@@ -148,6 +153,16 @@ class EmbeddedStore:
         return self.data_dir() is not None
 
     def store(self) -> ox.Store:
+        """The store, opened read-only; reopened on the new build once a build has
+        swapped ``current`` (looked at once a second at most), so a server that
+        outlives a build serves the new KB (the build deletes the old directory)."""
+        if self._store is not None and self._opened is not None:
+            now = time.monotonic()
+            if now - self._checked >= self.FOLLOW_EVERY:
+                self._checked = now
+                data = self.data_dir()
+                if data is not None and data != self._opened:
+                    self._store = None
         if self._store is None:
             data = self.data_dir()
             if data is None:
@@ -156,10 +171,13 @@ class EmbeddedStore:
                 self._store = ox.Store.read_only(str(data))
             except OSError as exc:
                 raise StoreError(f"cannot open the store at {data}: {exc}") from None
+            self._opened = data if (self.root / "current").exists() else None
+            self._checked = time.monotonic()
         return self._store
 
     def close(self) -> None:
         self._store = None
+        self._opened = None
         gc.collect()
 
     # -- reading -----------------------------------------------------------

@@ -191,18 +191,21 @@ def serve(conn: Connection, root: str, base_iri: str | None, max_rows: int, time
 
     limits = Limits(max_rows=max_rows, timeout=timeout)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
+    kb = EmbeddedStore(Path(root))
     try:
-        store, failure = EmbeddedStore(Path(root)).store(), None
-    except Exception as exc:  # reported with every answer: no KB, unreadable store
-        store, failure = None, f"the store could not be opened: {exc}"
+        kb.store()
+    except Exception:  # noqa: BLE001 - said with each answer below
+        pass
     conn.send(("ready", os.getpid()))
     while True:
         try:
             request = conn.recv()
         except (EOFError, OSError):
             return  # the server went away
-        if failure:
-            answer = ("error", 503, failure)
+        try:
+            store = kb.store()  # follows a rebuild (kb.store.EmbeddedStore.store)
+        except Exception as exc:  # noqa: BLE001 - no KB, unreadable store: one line to the client
+            answer = ("error", 503, f"the store could not be opened: {exc}")
         else:
             answer = _answer(store, request, base_iri, limits)
         try:
