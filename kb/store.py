@@ -135,6 +135,15 @@ class EmbeddedStore:
         self._opened: Path | None = None  # the data directory self._store reads
         self._checked = 0.0
 
+    @classmethod
+    def in_memory(cls, nquads: bytes = b"") -> "EmbeddedStore":
+        """A store in memory holding ``nquads`` (tests of queries and checks on hand-written data)."""
+        store = cls(Path("/nonexistent-in-memory"))
+        store._store = ox.Store()
+        if nquads:
+            store._store.load(nquads, format=ox.RdfFormat.N_QUADS)
+        return store
+
     # -- location ----------------------------------------------------------
 
     @property

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shlex
 
-import pyoxigraph as ox
 import pytest
 
 from kb import queries
@@ -69,11 +68,7 @@ def test_missing_and_unknown_parameters_are_clear_errors():
 
 def _dataset(nquads: str) -> EmbeddedStore:
     """An in-memory store holding hand-written quads (checks must flag them)."""
-    store = EmbeddedStore.__new__(EmbeddedStore)
-    store.root = None
-    store._store = ox.Store()
-    store._store.load(nquads.encode(), format=ox.RdfFormat.N_QUADS)
-    return store
+    return EmbeddedStore.in_memory(nquads.encode())
 
 
 RK = "https://w3id.org/rulekb#"

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import pyoxigraph as ox
 import pytest
 
 from kb import history, queries, service
@@ -188,11 +187,7 @@ def test_label_word_diff_and_periods():
 
 
 def _dataset(nquads: str) -> EmbeddedStore:
-    store = EmbeddedStore.__new__(EmbeddedStore)
-    store.root = None
-    store._store = ox.Store()
-    store._store.load(nquads.encode(), format=ox.RdfFormat.N_QUADS)
-    return store
+    return EmbeddedStore.in_memory(nquads.encode())
 
 
 def test_the_version_link_check_flags_a_fork_and_a_missing_inverse():
