@@ -184,6 +184,12 @@ class EmbeddedStore:
             self._checked = time.monotonic()
         return self._store
 
+    def build_id(self) -> str | None:
+        """Which build the reads see (its data directory): it changes when a rebuild
+        is followed, so what is computed from the KB can be kept per build. None in memory."""
+        self.store()
+        return str(self._opened) if self._opened else None
+
     def close(self) -> None:
         self._store = None
         self._opened = None

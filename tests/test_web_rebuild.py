@@ -34,6 +34,8 @@ def test_a_running_server_serves_the_new_build(tmp_path):
         assert http(old_rule, headers={"Accept": "text/turtle"})[0] == 200
         assert http(new_rule, headers={"Accept": "text/turtle"})[0] == 404
         before = _edition_count(root)
+        assert b"2030-05-05" in http(root, headers={"Accept": "text/html"})[2]  # the editions list, now kept
+        assert b"2030-05-05" in http(root + "void.ttl")[2]
 
         build([str(NEW)], EmbeddedStore(tmp_path / "store"), reasoner="none")  # another process's build
         time.sleep(EmbeddedStore.FOLLOW_EVERY + 0.2)
@@ -47,3 +49,8 @@ def test_a_running_server_serves_the_new_build(tmp_path):
         rows = http(root + "sparql?query=" + quote("SELECT ?id WHERE { ?e <https://w3id.org/rulekb#editionId> ?id }"),
                     headers={"Accept": "text/csv"})[2]
         assert b"en/2031-01-01" in rows and b"en/2030-05-05" not in rows  # ...and the new one in the workers
+        # what the pages keep (the editions list, VoID's statistics) is kept per build
+        home = http(root, headers={"Accept": "text/html"})[2]
+        assert b"2031-01-01" in home and b"2030-05-05" not in home
+        dataset = http(root + "void.ttl")[2]
+        assert b"2031-01-01" in dataset and b"2030-05-05" not in dataset

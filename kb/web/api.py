@@ -15,8 +15,6 @@ JSON under ``/api/``). Every handler calls kb/ functions or named queries.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -25,6 +23,7 @@ from starlette.routing import Route
 from .. import service
 from ..errors import NotFound
 from ..history import default_edition, history
+from . import catalog
 from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
@@ -70,15 +69,8 @@ def edition_data(ctx: WebContext, edition: str) -> dict:
     }
 
 
-@lru_cache(maxsize=4)
-def _asker(store):
-    from ..ask import Asker
-
-    return Asker(store)  # keeps the concept labels it loads (half a second on the full KB)
-
-
 def concept_data(ctx: WebContext, slug: str) -> dict:
-    return _asker(ctx.store).define(slug)
+    return catalog.asker(ctx.store).define(slug)
 
 
 def search_data(ctx: WebContext, text: str, edition: str | None) -> dict:

@@ -1,33 +1,58 @@
-"""The editions of the store, read once per store and kept: the pages ask for
-them on every request (home, search's default, an edition's neighbours), and
-counting every edition's rules takes a quarter of a second on the full KB.
+"""What the pages compute once from the KB and keep: the editions list (counting
+every edition's rules takes a quarter of a second on the full KB), the concept
+labels of an Asker, the VoID statistics.
 
-A running server reads one store that never changes under it (a rebuild
-writes a new data directory and swaps the link; the open store keeps its
-own), so the list is cached for as long as the store object lives.
+Kept per store and per build (:meth:`kb.store.EmbeddedStore.build_id`): a
+running server follows a rebuild (the store reopens on the new build), and
+everything kept here is recomputed for it. A remote store has no build id:
+kept for the life of the server.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable
 
 from .. import service
 from ..errors import NotFound
 
-_CACHE: "weakref.WeakKeyDictionary[object, list[dict]]" = weakref.WeakKeyDictionary()
+_MEMO: "weakref.WeakKeyDictionary[object, dict[str, tuple]]" = weakref.WeakKeyDictionary()
+_LOCKS: "weakref.WeakKeyDictionary[object, dict[str, threading.Lock]]" = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
+
+
+def build_of(store) -> str | None:
+    build_id = getattr(store, "build_id", None)
+    return build_id() if build_id else None
+
+
+def per_build(store, name: str, compute: Callable):
+    """``compute()`` once per store, build and ``name`` (concurrent first callers wait for it)."""
+    build = build_of(store)
+    with _LOCK:
+        lock = _LOCKS.setdefault(store, {}).setdefault(name, threading.Lock())
+    with lock:
+        kept = _MEMO.get(store, {}).get(name)
+        if kept is not None and kept[0] == build:
+            return kept[1]
+        value = compute()
+        with _LOCK:
+            _MEMO.setdefault(store, {})[name] = (build, value)
+        return value
 
 
 def editions(store) -> list[dict]:
     """``kb.service.editions``, oldest first by date within each language."""
-    with _LOCK:
-        found = _CACHE.get(store)
-    if found is None:
-        found = sorted(service.editions(store), key=lambda e: (e["language"], e.get("effective_date") or "", e["edition"]))
-        with _LOCK:
-            _CACHE[store] = found
-    return found
+    return per_build(store, "editions", lambda: sorted(
+        service.editions(store), key=lambda e: (e["language"], e.get("effective_date") or "", e["edition"])))
+
+
+def asker(store):
+    """A :class:`kb.ask.Asker`: it loads every concept label once (a tenth of a second)."""
+    from ..ask import Asker
+
+    return per_build(store, "asker", lambda: Asker(store))
 
 
 def edition(store, edition_id: str) -> dict:

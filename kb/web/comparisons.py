@@ -10,7 +10,7 @@ text. What this module adds for the web:
   them takes about a second (1.4 s for the 2009 restructure), a translation report
   with base detection about seven, so reloading a page, switching a filter or asking
   for the JSON reuses the work;
-- the editions list (about a second to ask) is kept for a few minutes.
+- the editions list is the catalog's (kb.web.catalog); results are kept per build of the store.
 """
 
 from __future__ import annotations
@@ -22,11 +22,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import service
+from . import catalog
 from .errors import WebError
 
 PAIRS_KEPT = 4  # results kept per kind of comparison (a 2009 diff holds ~2 editions of text)
-EDITIONS_TTL = 300.0  # seconds the editions list is reused
 
 
 class LRU:
@@ -73,8 +72,6 @@ class Comparisons:
 
     def __init__(self, store):
         self.store = store
-        self._editions: tuple[float, list[dict]] | None = None
-        self._lock = threading.Lock()
         self.diffs = LRU()
         self.translations = LRU()
         self.contradictions_cache = LRU()
@@ -82,13 +79,7 @@ class Comparisons:
     # -- editions ----------------------------------------------------------------
 
     def editions(self) -> list[dict]:
-        with self._lock:
-            if self._editions and time.monotonic() - self._editions[0] < EDITIONS_TTL:
-                return self._editions[1]
-        rows = service.editions(self.store)
-        with self._lock:
-            self._editions = (time.monotonic(), rows)
-        return rows
+        return catalog.editions(self.store)
 
     def english(self) -> list[dict]:
         """Complete English editions, oldest first."""
@@ -114,7 +105,7 @@ class Comparisons:
     # -- the comparisons -----------------------------------------------------------
 
     def diff(self, old: str, new: str) -> DiffResult:
-        return self.diffs.get((old, new), lambda: self._diff(old, new))
+        return self.diffs.get((catalog.build_of(self.store), old, new), lambda: self._diff(old, new))
 
     def _diff(self, old: str, new: str) -> DiffResult:
         from ..align import align
@@ -129,7 +120,7 @@ class Comparisons:
         return DiffResult(data, older, newer, time.perf_counter() - started)
 
     def translation(self, fr: str, us: str) -> TranslationResult:
-        return self.translations.get((fr, us), lambda: self._translation(fr, us))
+        return self.translations.get((catalog.build_of(self.store), fr, us), lambda: self._translation(fr, us))
 
     def _translation(self, fr: str, us: str) -> TranslationResult:
         from ..cli.translate_commands import translation_data
@@ -141,7 +132,8 @@ class Comparisons:
         return TranslationResult(data, french, english, time.perf_counter() - started)
 
     def contradictions(self, old: str, new: str) -> dict:
-        return self.contradictions_cache.get((old, new), lambda: self._contradictions(old, new))
+        return self.contradictions_cache.get((catalog.build_of(self.store), old, new),
+                                           lambda: self._contradictions(old, new))
 
     def _contradictions(self, old: str, new: str) -> dict:
         from ..cli.compare_commands import compare_editions

@@ -4,28 +4,17 @@ through every edition, renumbered or not)."""
 
 from __future__ import annotations
 
-import threading
-import weakref
-
 from .. import history
 from ..ask import Asker
 from ..errors import NotFound
 from ..service import run
+from . import catalog
 from .context import WebContext
 from .html import page
 from .rule_page import history_view
 
-_ASKERS: "weakref.WeakKeyDictionary[object, Asker]" = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
-
-
 def _asker(store) -> Asker:
-    """One Asker per store: it loads every concept label once (a tenth of a second)."""
-    with _LOCK:
-        asker = _ASKERS.get(store)
-        if asker is None:
-            asker = _ASKERS[store] = Asker(store)
-    return asker
+    return catalog.asker(store)
 
 
 def concept_exists(ctx: WebContext, slug: str) -> bool:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import inspect
 import logging
 import re
-import threading
 
 import anyio
 import pyoxigraph as ox
@@ -28,7 +27,7 @@ from starlette.routing import Route
 from .. import describe as descriptions
 from .. import void
 from ..iris import parse
-from . import conneg
+from . import catalog, conneg
 from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
@@ -81,8 +80,6 @@ def rdf_response(triples: list[ox.Triple], media: str, headers: dict | None = No
 class Resources:
     def __init__(self, ctx: WebContext):
         self.ctx = ctx
-        self._void_lock = threading.Lock()
-        self._void_graphs: list[void.GraphInfo] | None = None
 
     # -- IRIs --------------------------------------------------------------
 
@@ -160,10 +157,7 @@ class Resources:
     def void_graphs(self) -> list[void.GraphInfo]:
         """The per-graph counts, computed on the first request (seconds on the full
         KB: they read every quad) and kept for the life of the server."""
-        with self._void_lock:
-            if self._void_graphs is None:
-                self._void_graphs = void.statistics(self.ctx.store)
-            return self._void_graphs
+        return catalog.per_build(self.ctx.store, "void", lambda: void.statistics(self.ctx.store))
 
     async def void(self, request: Request) -> Response:
         extension = "." + request.url.path.rsplit(".", 1)[1] if "." in request.url.path.rsplit("/", 1)[-1] else None
