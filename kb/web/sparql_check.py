@@ -27,7 +27,6 @@ that evaluates a client's SPARQL:
 from __future__ import annotations
 
 import re
-import sys
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -130,8 +129,8 @@ def _parse(text: str):
     from pyparsing import ParseBaseException
     from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 
-    if sys.getrecursionlimit() < 100_000:
-        sys.setrecursionlimit(100_000)  # the thread's stack is sized for it (PARSE_STACK)
+    # the recursion limit is the process's: a query worker raises it (kb.web.query_pool.main),
+    # this thread has the stack for it (PARSE_STACK); elsewhere a deep query is a RecursionError
     try:
         tree = parseQuery(text)
     except RecursionError:
