@@ -61,6 +61,7 @@ class Request:
     accept: str | None  # the Accept header
     checked: bool = True  # parse and refuse SERVICE / updates first (False: the server's own text)
     call: tuple | None = None  # (name in CALLS, args): a domain call instead of a query
+    timeout: float | None = None  # seconds for this request (default: the pool's)
 
 
 # The answers a worker sends: ("ok", media_type, body, truncated) or ("error", status, message).
@@ -166,7 +167,7 @@ class QueryPool:
         try:
             worker.wait_ready()
             worker.conn.send(request)
-            if not worker.conn.poll(self.timeout + _GRACE):
+            if not worker.conn.poll((request.timeout or self.timeout) + _GRACE):
                 raise TimeoutError
             answer = worker.conn.recv()
         except TimeoutError:
