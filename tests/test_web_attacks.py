@@ -374,3 +374,39 @@ def test_a_graph_named_from_is_not_a_dataset_clause(two_graphs):
              "WHERE { ?s from:p ?from }")
     status, _, body = ask(two_graphs, query, "GET", **{"default-graph-uri": [G2]})
     assert status == 200 and json.loads(body)["results"]["bindings"][0]["n"]["value"] == "2"
+
+
+# -- the W3C SPARQL 1.1 Protocol cases that apply to a read-only endpoint (their intent, our texts) ---
+
+
+def _raw(root: str, method: str, path: str, body: bytes | None = None, ctype: str | None = None):
+    headers = {"Accept": "application/sparql-results+json"}
+    if ctype:
+        headers["Content-Type"] = ctype
+    return http(root + path, data=body, headers=headers, method=method)
+
+
+@pytest.mark.parametrize("case, method, path, body, ctype, expected", [
+    ("query_get", "GET", "sparql?query=ASK%7B%7D", None, None, 200),
+    ("query_post_form", "POST", "sparql", b"query=ASK%7B%7D", "application/x-www-form-urlencoded", 200),
+    ("query_post_direct", "POST", "sparql", b"ASK {}", "application/sparql-query", 200),
+    ("bad_query_method", "PUT", "sparql?query=ASK%7B%7D", None, None, 405),
+    ("bad_multiple_queries", "GET", "sparql?query=ASK%7B%7D&query=ASK%7B%7D", None, None, 400),
+    ("bad_query_wrong_media_type", "POST", "sparql", b"ASK {}", "text/plain", 415),
+    ("bad_query_non_utf8", "POST", "sparql", "ASK { ?s ?p 'é' }".encode("latin-1"), "application/sparql-query", 400),
+    ("bad_query_syntax", "GET", "sparql?query=ASK%20%7B", None, None, 400),
+    ("bad_update_get", "GET", "sparql?update=CLEAR%20ALL", None, None, 403),
+    ("update_post_direct", "POST", "sparql", b"CLEAR ALL", "application/sparql-update", 403),
+    ("update_as_query", "POST", "sparql", b"query=CLEAR%20ALL", "application/x-www-form-urlencoded", 403),
+])
+def test_w3c_protocol_cases(walled_server, case, method, path, body, ctype, expected):
+    root, _ = walled_server
+    status, _, answer = _raw(root, method, path, body, ctype)
+    assert status == expected, (case, status, answer[:200])
+
+
+def test_w3c_query_dataset_full(two_graphs):
+    """default-graph-uri and named-graph-uri together: the dataset is exactly both."""
+    query = "SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }"
+    status, _, body = ask(two_graphs, query, "GET", **{"default-graph-uri": [G1], "named-graph-uri": [G2]})
+    assert status == 200 and json.loads(body)["results"]["bindings"][0]["n"]["value"] == "3"

@@ -109,8 +109,19 @@ def check(text: str) -> Checked:
     return _checked(text)
 
 
-@lru_cache(maxsize=512)  # a worker answers the same text again (a page's query, a retried request)
+_CACHED_TEXT = 64 * 1024  # longer texts are parsed every time: the cache holds at most ~16 MB of text
+
+
 def _checked(text: str) -> Checked:
+    return _cached_check(text) if len(text) <= _CACHED_TEXT else _check_now(text)
+
+
+@lru_cache(maxsize=256)  # a worker answers the same text again (a page's query, a retried request)
+def _cached_check(text: str) -> Checked:
+    return _check_now(text)
+
+
+def _check_now(text: str) -> Checked:
     box: list = []
     thread = threading.Thread(target=lambda: box.append(_parse(text)), daemon=True)
     old = threading.stack_size(PARSE_STACK)
