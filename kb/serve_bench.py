@@ -170,6 +170,9 @@ def run_wrk(url_root: str, paths: list[str], accept: str, workdir: Path, *, dura
         "p50_ms": raw["p50_us"] / 1000, "p90_ms": raw["p90_us"] / 1000, "p99_ms": raw["p99_us"] / 1000,
         "max_ms": raw["max_us"] / 1000, "errors": errors, "non_2xx_3xx": raw["status"],
         "socket_errors": errors - raw["status"],
+        # wrk's kinds: a "timeout" is an answer slower than wrk's --timeout (5 s); "read" a connection
+        # the server closed or reset
+        "socket_error_kinds": {kind: raw[kind] for kind in ("connect", "read", "write", "timeout")},
     }
 
 
