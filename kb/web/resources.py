@@ -27,7 +27,7 @@ from starlette.routing import Route
 from .. import describe as descriptions
 from .. import void
 from ..iris import parse
-from . import catalog, conneg, killable
+from . import conneg, killable
 from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
