@@ -12,6 +12,9 @@ percentiles as JSON from its ``done`` hook. Scenarios:
 - ``sparql join``  rules citing a rule under a section (rk:references, rk:parent+),
   cycling over the sections that have some: every server
 - ``... same URL`` (with ``same_url``): the rule page and point query on one URL only
+- ``load``         rule pages, section pages and point lookups interleaved, on
+  ``load_connections`` connections (64) for ``load_duration`` seconds (30), ours
+  only: errors must be 0 and RSS flat (before -> after) behind the protocol's limits
 
 Both queries name the edition's graph (``GRAPH <edition>``), so the same text
 runs everywhere. Ours serves the whole store, twice: as configured (with its
@@ -84,6 +87,8 @@ class Scenario:
     ours: list[str]  # paths on our server
     peer_queries: list[str] = field(default_factory=list)  # the same load for the peers: SPARQL texts
     target: float | None = None
+    connections: int | None = None  # wrk connections (None: the run's)
+    duration: int | None = None  # seconds (None: the run's)
 
 
 def _sparql_paths(sparql_path: str, queries: list[str]) -> list[str]:
@@ -99,7 +104,8 @@ def latest_edition(store) -> str:
     return rows[0]["id"]
 
 
-def workload(store, edition: str, base: str, rules: int = 200, same_url: bool = False) -> tuple[list[Scenario], dict]:
+def workload(store, edition: str, base: str, rules: int = 200, same_url: bool = False,
+             load: tuple[int, int] | None = None) -> tuple[list[Scenario], dict]:
     """The scenarios over one edition: ``rules`` rule numbers spread over it, its sections."""
     graph = Minter(base).edition(edition)
     numbers = [row["number"] for row in store.select(
@@ -126,6 +132,13 @@ def workload(store, edition: str, base: str, rules: int = 200, same_url: bool = 
         Scenario("sparql point", SPARQL_JSON, _sparql_paths("/sparql", point), point, TARGETS["sparql point"]),
         Scenario("sparql join", SPARQL_JSON, _sparql_paths("/sparql", join), join, TARGETS["sparql join"]),
     ]
+    if load:
+        sections_paths = [mint.section(edition, n)[len(base) - 1:] for n in sections]
+        mixed = [path for trio in zip(rule_paths, _sparql_paths("/sparql", point),
+                                      (sections_paths * (len(rule_paths) // max(1, len(sections_paths)) + 1)))
+                 for path in trio]
+        scenarios.append(Scenario("load", f"text/html, {SPARQL_JSON};q=0.9", mixed,
+                                  connections=load[0], duration=load[1]))
     if same_url:
         scenarios += [
             Scenario("rule page, same URL", "text/html", rule_paths[:1]),
@@ -157,6 +170,9 @@ def run_wrk(url_root: str, paths: list[str], accept: str, workdir: Path, *, dura
         "p50_ms": raw["p50_us"] / 1000, "p90_ms": raw["p90_us"] / 1000, "p99_ms": raw["p99_us"] / 1000,
         "max_ms": raw["max_us"] / 1000, "errors": errors, "non_2xx_3xx": raw["status"],
         "socket_errors": errors - raw["status"],
+        # wrk's kinds: a "timeout" is an answer slower than wrk's --timeout (5 s); "read" a connection
+        # the server closed or reset
+        "socket_error_kinds": {kind: raw[kind] for kind in ("connect", "read", "write", "timeout")},
     }
 
 
@@ -229,12 +245,12 @@ def _is_ours(name: str) -> bool:
 def bench_serve(store, store_location: str, edition: str, base: str, *, duration: int = 20, threads: int = 2,
                 connections: int = 16, workers: int = 2, warmup: int = 2, same_url: bool = False,
                 peers: bool = True, uncached: bool = True, prime: int = 6, serve_options: tuple[str, ...] = (),
-                progress=lambda message: None) -> dict:
+                load: tuple[int, int] | None = (64, 30), progress=lambda message: None) -> dict:
     """Every scenario on every server, one after the other; ``uncached``: also a
     ``rulekb serve --cache 0`` (the engine's own speed, every answer computed).
     ``prime``: requests of each of a scenario's URLs, on new connections, before
     measuring the cached server (so each worker process has them: steady state); 0: none."""
-    scenarios, sizes = workload(store, edition, base, same_url=same_url)
+    scenarios, sizes = workload(store, edition, base, same_url=same_url, load=load)
     load = {"duration": duration, "threads": threads, "connections": connections, "warmup": warmup}
     figures: dict = {"edition": edition, "workers": workers, "load": load, **sizes, "rows": [],
                      "servers": {}, "peers_missing": {}, "priming": {},
@@ -278,10 +294,11 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
                                                                         connections)
                     if warmup:
                         run_wrk(server.root, paths, scenario.accept, workdir, duration=warmup, threads=threads,
-                                connections=connections)
+                                connections=scenario.connections or connections)
                     before = server.rss_mb()
-                    row = run_wrk(server.root, paths, scenario.accept, workdir, duration=duration, threads=threads,
-                                  connections=connections)
+                    row = run_wrk(server.root, paths, scenario.accept, workdir,
+                                  duration=scenario.duration or duration, threads=threads,
+                                  connections=scenario.connections or connections)
                     row.update(scenario=scenario.name, server=server.name, urls=len(paths),
                                rss_mb_before=round(before, 1), rss_mb_after=round(server.rss_mb(), 1))
                     figures["rows"].append(row)

@@ -57,7 +57,8 @@ class WebServer:
     """A real uvicorn server for a Starlette app on a free loopback port, in a thread:
     ``with WebServer(app) as root:`` gives ``http://127.0.0.1:PORT/``."""
 
-    def __init__(self, app):
+    def __init__(self, app, **config):
+        """``config``: more uvicorn.Config settings (``http=`` a protocol class, ``limit_concurrency=``...)."""
         import socket
         import threading
 
@@ -66,7 +67,7 @@ class WebServer:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error"))
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error", **config))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> str:

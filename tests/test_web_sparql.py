@@ -36,10 +36,10 @@ def endpoint(fixture_kb):
 
 @pytest.fixture(scope="module")
 def tiny_endpoint(fixture_kb):
-    """A cap of 3 rows and a timeout of 0.5 s."""
+    """A cap of 3 rows and a timeout of 2 s."""
     store, _ = fixture_kb
     with WebServer(create_app(store, max_rows=3, timeout=60)) as capped, \
-            WebServer(create_app(store, max_rows=10**9, timeout=0.5)) as hurried:
+            WebServer(create_app(store, max_rows=10**9, timeout=2)) as hurried:
         yield capped + "sparql", hurried + "sparql"
 
 
@@ -217,7 +217,13 @@ def test_timeout_stops_a_cross_join(tiny_endpoint):
     status, _, body = get(hurried, CROSS)
     assert status == 503 and b"timed out" in body
     assert time.monotonic() - started < 20
-    status, _, body = get(hurried, RK + "ASK { ?r a rk:Rule }")
+    # the killed worker's replacement starts meanwhile (imports, opens the store): on a
+    # loaded machine the next query may still outlive a 2 s deadline a few times
+    for _ in range(20):
+        status, _, body = get(hurried, RK + "ASK { ?r a rk:Rule }")
+        if status != 503:
+            break
+        time.sleep(0.5)
     assert status == 200 and json.loads(body)["boolean"] is True
 
 
@@ -297,9 +303,15 @@ def _runaway_is_killed_while_others_answer(store, point_query):
         assert len(killed) == 1 and not _alive(killed.pop())  # its worker is gone...
         workers = pool.pids()
         assert len(workers) == len(before)  # ...and replaced
-        ticks = {pid: _cpu_ticks(pid) for pid in workers}
-        time.sleep(1)
-        assert all(_cpu_ticks(pid) - ticks[pid] < 20 for pid in workers), "a worker is still busy"
+        # the replacement imports and opens the store (CPU for a while on a loaded machine),
+        # then idles like the others: no worker keeps running the runaway query
+        deadline = time.monotonic() + 60
+        while True:
+            ticks = {pid: _cpu_ticks(pid) for pid in workers}
+            time.sleep(1)
+            if all(_cpu_ticks(pid) - ticks[pid] < 20 for pid in workers):
+                break
+            assert time.monotonic() < deadline, "a worker is still busy"
         status, _, body = get(sparql, point_query)  # and the endpoint goes on
         assert status == 200 and json.loads(body)["results"]["bindings"]
 

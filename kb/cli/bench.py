@@ -246,6 +246,9 @@ def bench_serve_command(
     prime: int = typer.Option(6, "--prime", min=0, help="Before measuring the cached server: requests of each "
                               "URL, on new connections, so every worker process has it (0: none)."),
     quick: bool = typer.Option(False, "--quick", help="3 s per scenario, 1 s warm-up, 1 priming pass."),
+    load_connections: int = typer.Option(64, "--load-connections", min=0, help="The `load` scenario (pages and "
+                                         "point lookups interleaved, ours only): wrk connections; 0: no load run."),
+    load_duration: int = typer.Option(30, "--load-duration", min=1, help="The `load` scenario: seconds."),
     format: Format = FormatOption,
 ) -> None:
     """`rulekb serve` under load (wrk over loopback): req/s, p50/p99 latency and errors for a rule page, a rule
@@ -266,6 +269,7 @@ def bench_serve_command(
             connections=connections, workers=workers, warmup=min(warmup, 1) if quick else warmup,
             same_url=same_url, peers=peers, uncached=uncached, prime=min(prime, 1) if quick else prime,
             serve_options=("--cache", str(cache), "--query-workers", str(query_workers)),
+            load=(load_connections, 3 if quick else load_duration) if load_connections else None,
             progress=lambda m: stderr.print(f"bench serve: {m}", highlight=False, markup=False))
         figures["cache"], figures["query_workers"] = cache, query_workers
     if format is Format.json:

@@ -5,7 +5,9 @@ With ``--workers N`` uvicorn runs N processes; each builds its own app with
 variables (uvicorn's workers import the app by name). The embedded store is
 opened read-only by every process at once (RocksDB allows any number of
 read-only openers), so the workers share the page cache, not a lock.
-uvicorn's "auto" loop and HTTP parser are uvloop and httptools (installed).
+uvicorn's "auto" loop is uvloop; the HTTP protocol is httptools' behind the
+limits of :mod:`kb.web.guard` (head size and field count, head and body read
+timeouts, a connection cap), with ``limit_concurrency`` and a short keep-alive.
 """
 
 from __future__ import annotations
@@ -27,6 +29,16 @@ _ENV = {
     "cache": "RULEKB_SERVE_CACHE",
     "query_workers": "RULEKB_SERVE_QUERY_WORKERS",
     "cache_sparql": "RULEKB_SERVE_CACHE_SPARQL",
+}
+
+
+# uvicorn's settings for a public server (see kb.web.guard for the protocol's own limits)
+UVICORN_LIMITS = {
+    "http": "kb.web.guard:GuardedHttpTools",
+    "limit_concurrency": 512,  # requests in progress per process: then 503 (after the head)
+    "timeout_keep_alive": 5,  # seconds an idle kept-alive connection stays open
+    "backlog": 1024,
+    "server_header": False,
 }
 
 
@@ -109,7 +121,7 @@ def serve(
         if workers == 1:
             web_app = build_app(kb, base_iri, max_rows=max_rows, timeout=timeout, cache=cache,
                                 query_workers=query_workers, cache_sparql=cache_sparql)
-            uvicorn.run(web_app, host=host, port=port, log_level="warning")
+            uvicorn.run(web_app, host=host, port=port, log_level="warning", **UVICORN_LIMITS)
             return
         if hasattr(kb, "close"):
             kb.close()  # the workers open their own
@@ -118,4 +130,4 @@ def serve(
                     "cache_sparql": int(cache_sparql)}
         os.environ.update({_ENV[key]: str(value) for key, value in settings.items()})
         uvicorn.run("kb.cli.serve_commands:app_from_env", factory=True, workers=workers,
-                    host=host, port=port, log_level="warning")
+                    host=host, port=port, log_level="warning", **UVICORN_LIMITS)

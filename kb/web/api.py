@@ -23,7 +23,7 @@ from starlette.routing import Route
 from .. import service
 from ..errors import NotFound
 from ..history import default_edition, history
-from . import catalog
+from . import catalog, killable
 from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
@@ -75,14 +75,14 @@ def concept_data(ctx: WebContext, slug: str) -> dict:
 
 def search_data(ctx: WebContext, text: str, edition: str | None) -> dict:
     if edition == "all":
-        rows = service.run(ctx.store, "search-all", text=text)
+        rows = killable.select(ctx, "search-all", text=text)  # every edition: can run long
         results = [{"edition": r["edition"], "number": r["number"], "text": r["text_found"],
                     "iri": ctx.mint.rule(r["edition"], r["number"])} for r in rows]
     else:
         edition = edition or default_edition(ctx.store)
         if not service.run(ctx.store, "edition-exists", edition=edition):
             raise NotFound(f"no edition {edition!r} in the knowledge base (/api/editions lists them)")
-        rows = service.run(ctx.store, "search", edition=edition, text=text)
+        rows = killable.select(ctx, "search", edition=edition, text=text)
         results = [{"edition": edition, "number": r["number"], "text": r["text_found"], "iri": r["rule"]}
                    for r in rows]
     return {"q": text, "edition": edition, "results": results[:MAX_RESULTS],

@@ -12,19 +12,22 @@ Routes, by concern (each module exposes ``routes(ctx)``):
 - every other path                   the KB's IRIs, dereferenced: HTML or RDF by
                                      Accept or extension, 404 page (:mod:`.resources`)
 
-Errors of every route go through :func:`.errors.handle`.
+Errors of every route go through :func:`.errors.handle`; every response carries
+the security headers of :mod:`.headers` (CSP, nosniff, Referrer-Policy).
 """
 
 from __future__ import annotations
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import KBError
 from . import api, compare_pages, editor, errors, pages, resources
 from .context import Limits, WebContext
+from .headers import SecurityHeaders
 from .sparql import SparqlEndpoint
 
 
@@ -49,7 +52,8 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
     # catches (a traceback in the log for a deliberate 404)
     handlers = {KBError: errors.handle, errors.WebError: errors.handle, HTTPException: errors.handle,
                 Exception: errors.handle}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    # every response, errors included, carries the security headers (kb.web.headers)
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)])
     app.state.ctx = ctx
     app.state.store = store
     app.state.limits = limits

@@ -22,6 +22,7 @@ class Limits:
     max_rows: int = 10_000  # rows of a SELECT, triples of a CONSTRUCT
     timeout: float = 30.0  # seconds per query
     workers: int = 4  # queries evaluated at once
+    per_client: int = 0  # of them one client may hold at once (0: half, kb.web.shares.default_share)
 
 
 @dataclass

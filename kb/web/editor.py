@@ -7,8 +7,9 @@
 - Without JavaScript: ``GET /query?query=TEXT`` runs the text, ``GET
   /query?name=NAME`` a named query's example; the answer is rendered by the server
   as an HTML table (IRIs under the base linked to their pages). The query goes
-  through :mod:`kb.web.sparql`'s own checks and evaluation (updates and SERVICE
-  refused, the row cap, the timeout), so the form can do nothing ``/sparql`` cannot;
+  through :mod:`kb.web.sparql`'s own checks and evaluation (the limits, then updates
+  and SERVICE refused on the parsed query in a worker without network, the row cap,
+  the timeout, the client's share of the workers), so the form can do nothing ``/sparql`` cannot;
   a refusal or an error is shown on the page, with its status.
 """
 
@@ -31,6 +32,7 @@ from . import sparql
 from .context import WebContext
 from .query_pool import Request as PoolRequest
 from .errors import WebError, error_response
+from .shares import ClientShares, default_share
 from .html import page
 
 SHOWN_ROWS = 1000  # rows an HTML table shows at most (the endpoint's own cap applies first)
@@ -137,12 +139,13 @@ class Editor:
         self.ctx = ctx
         self.limits = replace(ctx.limits, max_rows=min(ctx.limits.max_rows, SHOWN_ROWS))
         self.limiter = anyio.CapacityLimiter(ctx.limits.workers)
+        self.shares = ClientShares(ctx.limits.per_client or default_share(ctx.limits.workers))
 
     def evaluate(self, text: str) -> dict:
         """The same checks and evaluation as ``/sparql``; raises :class:`sparql.ProtocolError`."""
         if len(text.encode()) > self.ctx.limits.max_body:
             raise sparql.ProtocolError(413, f"query over the limit of {self.ctx.limits.max_body} bytes")
-        sparql.refuse_writes_and_service(text)
+        sparql.prescan(text)  # then the worker parses it: SERVICE and updates refused there
         if isinstance(self.ctx.store, EmbeddedStore):
             # the endpoint's worker processes: a runaway query is killed at the deadline
             job = PoolRequest(text, (), (), None, "application/sparql-results+json, application/n-triples")
@@ -150,6 +153,7 @@ class Editor:
             table = _table_of(self.ctx, media.startswith("application/n-triples"), body, self.limits.max_rows)
             table["truncated"] = table.get("truncated", False) or truncated
             return table
+        sparql.checked(None, self.ctx.base, self.ctx.limits, text)  # parsed by a worker without network
         return _remote_table(self.ctx, text, self.limits.max_rows)
 
     async def page(self, request: Request):
@@ -172,7 +176,8 @@ class Editor:
         table, error, status = None, None, 200
         if text and text.strip():
             try:
-                table = await anyio.to_thread.run_sync(self.evaluate, text, limiter=self.limiter)
+                async with self.shares.slot(request.client.host if request.client else None, self.ctx.limits.timeout):
+                    table = await anyio.to_thread.run_sync(self.evaluate, text, limiter=self.limiter)
             except sparql.ProtocolError as exc:
                 error, status = exc.message, exc.status
         default = known["editions"]["text"] if "editions" in known else queries.prefixes() + "\nSELECT * WHERE { ?s ?p ?o } LIMIT 10\n"

@@ -54,11 +54,11 @@ def error_response(request: Request, exc: Exception) -> Response:
         from .html import page
 
         ctx = request.app.state.ctx
-        return page(ctx, "error.html", status=status, title=f"{status} {reason}",
-                    reason=reason, message=message, suggestions=suggestions)
+        return _retry_after(page(ctx, "error.html", status=status, title=f"{status} {reason}",
+                                 reason=reason, message=message, suggestions=suggestions), exc)
     if wants == "application/json":
-        return JSONResponse({"error": {"status": status, "message": message}}, status_code=status)
-    return PlainTextResponse(message + "\n", status_code=status)
+        return _retry_after(JSONResponse({"error": {"status": status, "message": message}}, status_code=status), exc)
+    return _retry_after(PlainTextResponse(message + "\n", status_code=status), exc)
 
 
 def _api_prefix(request: Request) -> str:
@@ -67,3 +67,11 @@ def _api_prefix(request: Request) -> str:
 
 async def handle(request: Request, exc: Exception) -> Response:
     return error_response(request, exc)
+
+
+def _retry_after(response: Response, exc: Exception) -> Response:
+    """A 503 that knows when to come back (kb.web.killable.Unavailable) says so."""
+    retry = getattr(exc, "retry_after", None)
+    if retry:
+        response.headers["Retry-After"] = str(retry)
+    return response

@@ -21,7 +21,7 @@ from starlette.routing import Route
 from ingest import numbers as rule_numbers
 
 from ..service import run
-from . import catalog
+from . import catalog, killable
 from .concept_pages import concept_exists, concept_page, lineage_page
 from .context import WebContext
 from .edition_pages import edition_page, glossary_page, part_page, section_page
@@ -97,7 +97,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None):
             return RedirectResponse(ctx.href(iri), status_code=303)
     results = []
     if text:
-        for row in run(store, "search", edition=edition, text=text)[:MAX_RESULTS + 1]:
+        for row in killable.select(ctx, "search", edition=edition, text=text)[:MAX_RESULTS + 1]:
             results.append({"number": row["number"], "iri": row["rule"], "text": highlight(row["text_found"], text)})
     return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
                 edition=edition, results=results[:MAX_RESULTS], truncated=len(results) > MAX_RESULTS,

@@ -13,11 +13,27 @@ The worker evaluates, applies the row cap and the between-rows deadline, and
 serialises; only the request (a small tuple) and the answer's bytes cross the
 pipe. Workers are started on the first query, stay warm, and open the store's
 ``current`` data directory when they start (a respawned worker sees a newer build).
+
+The worker is also where a client's query is checked (:func:`kb.web.sparql_check.check`:
+parsed, SERVICE and updates refused) -- killable, like the evaluation -- and it has
+no network: at its start it moves into a network namespace of its own
+(``unshare(CLONE_NEWNET)``; as root, or else in a user namespace too), with only
+a loopback interface that is down, so even a query that got past the check
+cannot reach another host (pyoxigraph would answer SERVICE with HTTP requests,
+and has no switch to turn it off). Where no namespace can be made, the worker
+says so once on stderr and the parsed check stands alone
+(``RULEKB_QUERY_NETWORK=allow`` skips the namespace: for tests of the check).
+Queries and checks run in a thread with a deep stack (:data:`_STACK`).
+
+Besides queries, a worker runs a few named domain calls (:data:`CALLS`: a named
+query's rows, the VoID statistics) under the same deadline: the pages' long
+requests are killable too.
 """
 
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import queue
 import socket
@@ -32,6 +48,8 @@ from pathlib import Path
 _PROJECT = str(Path(__file__).resolve().parents[2])  # where ``kb`` is, for the workers' imports
 _GRACE = 0.25  # seconds past the deadline the worker has to report its own timeout before it is killed
 _START_TIMEOUT = 120.0  # seconds a new worker may take to import and open the store
+_STACK = 512 << 20  # bytes of the worker thread's stack (virtual: only what a deep query touches is used)
+_CLONE_NEWNET, _CLONE_NEWUSER = 0x40000000, 0x10000000
 
 
 @dataclass(frozen=True)
@@ -41,6 +59,9 @@ class Request:
     named_graphs: tuple[str, ...]  # named-graph-uri values
     format: str | None  # format= / output=
     accept: str | None  # the Accept header
+    checked: bool = True  # parse and refuse SERVICE / updates first (False: the server's own text)
+    call: tuple | None = None  # (name in CALLS, args): a domain call instead of a query
+    timeout: float | None = None  # seconds for this request (default: the pool's)
 
 
 # The answers a worker sends: ("ok", media_type, body, truncated) or ("error", status, message).
@@ -57,7 +78,7 @@ class _Worker:
     def __init__(self, root: Path, base_iri: str | None, max_rows: int, timeout: float):
         ours, theirs = socket.socketpair()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_PROJECT, os.environ.get("PYTHONPATH")])))
-        args = [str(theirs.fileno()), str(root), base_iri or "", str(max_rows), str(timeout)]
+        args = [str(theirs.fileno()), str(root) if root else "", base_iri or "", str(max_rows), str(timeout)]
         with theirs:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "import sys, kb.web.query_pool as q; q.main(sys.argv[1:])", *args],
@@ -65,6 +86,7 @@ class _Worker:
         # ours alone now: EOF reaches the worker when we go away
         self.conn = Connection(ours.detach())
         self.ready = False
+        self.network = "not started"
 
     @property
     def pid(self) -> int | None:
@@ -76,10 +98,15 @@ class _Worker:
         if not self.conn.poll(_START_TIMEOUT):
             raise WorkerGone("the query worker did not start")
         try:
-            self.conn.recv()  # ("ready", pid)
-        except (EOFError, OSError):
+            _, _, self.network = self.conn.recv()  # ("ready", pid, network isolation)
+        except (EOFError, OSError, ValueError):
             raise WorkerGone("the query worker died while starting") from None
         self.ready = True
+        global _WARNED
+        if not self.network.startswith("isolated") and not _WARNED:
+            _WARNED = True
+            print(f"rulekb: warning: query workers have network access ({self.network}); "
+                  "SERVICE is refused by the parsed check alone", file=sys.stderr)
 
     def kill(self) -> None:
         self.process.kill()
@@ -87,11 +114,14 @@ class _Worker:
         self.conn.close()
 
 
+_WARNED = False
+
+
 class QueryPool:
     """``size`` warm worker processes over the embedded store at ``root``."""
 
     def __init__(self, root: Path, size: int, base_iri: str | None, max_rows: int, timeout: float):
-        self.root, self.size, self.base_iri = Path(root), max(1, size), base_iri
+        self.root, self.size, self.base_iri = (Path(root) if root else None), max(1, size), base_iri
         self.max_rows, self.timeout = max_rows, timeout
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
         self._workers: dict[int, _Worker] = {}  # by pid, for close() and the tests
@@ -111,6 +141,11 @@ class QueryPool:
             self._started = True
         for _ in range(self.size):  # all at once: they import and open the store in parallel
             self._idle.put(self._spawn())
+
+    def network(self) -> list[str]:
+        """How each started worker's network was isolated (see the module doc)."""
+        with self._lock:
+            return [w.network for w in self._workers.values() if w.ready]
 
     def pids(self) -> list[int]:
         with self._lock:
@@ -132,7 +167,7 @@ class QueryPool:
         try:
             worker.wait_ready()
             worker.conn.send(request)
-            if not worker.conn.poll(self.timeout + _GRACE):
+            if not worker.conn.poll((request.timeout or self.timeout) + _GRACE):
                 raise TimeoutError
             answer = worker.conn.recv()
         except TimeoutError:
@@ -163,10 +198,10 @@ _SHARED_LOCK = threading.Lock()
 def shared(root: Path, size: int, base_iri: str | None, max_rows: int, timeout: float) -> QueryPool:
     """The process's pool for a store and settings: ``/sparql`` and the query
     editor's form share its workers (and every app a test makes over one store)."""
-    key = (str(Path(root).resolve()), max(1, size), base_iri, max_rows, float(timeout))
+    key = (str(Path(root).resolve()) if root else "", max(1, size), base_iri, max_rows, float(timeout))
     with _SHARED_LOCK:
         if key not in _SHARED:
-            _SHARED[key] = QueryPool(Path(key[0]), *key[1:])
+            _SHARED[key] = QueryPool(key[0] or None, *key[1:])
         return _SHARED[key]
 
 
@@ -180,38 +215,90 @@ def _close_all() -> None:
 
 
 def main(argv: list[str]) -> None:
+    network = isolate_network()  # first: still one thread (a user namespace needs it)
     fd, root, base_iri, max_rows, timeout = argv
-    serve(Connection(int(fd)), root, base_iri or None, int(max_rows), float(timeout))
+    sys.setrecursionlimit(200_000)  # the thread below has the stack for it
+    threading.stack_size(_STACK)
+    worker = threading.Thread(target=serve, args=(Connection(int(fd)), root, base_iri or None, int(max_rows),
+                                                  float(timeout), network))
+    worker.start()
+    worker.join()
 
 
-def serve(conn: Connection, root: str, base_iri: str | None, max_rows: int, timeout: float) -> None:
+def isolate_network() -> str:
+    """Move this process into a network namespace of its own (no interface up: no
+    connection to anything, loopback included); say how it went."""
+    if os.environ.get("RULEKB_QUERY_NETWORK") == "allow":
+        return "allowed by RULEKB_QUERY_NETWORK=allow"
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError as exc:
+        return f"no libc: {exc}"
+    if libc.unshare(_CLONE_NEWNET) == 0:
+        return "isolated (network namespace)"
+    first = os.strerror(ctypes.get_errno())
+    if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) == 0:
+        return "isolated (user and network namespaces)"
+    return f"unshare failed: {first}; {os.strerror(ctypes.get_errno())}"
+
+
+def serve(conn: Connection, root: str, base_iri: str | None, max_rows: int, timeout: float,
+          network: str = "not asked") -> None:
     """A worker's life: open the store, then answer requests until the pipe closes."""
     from ..store import EmbeddedStore
     from .context import Limits
 
     limits = Limits(max_rows=max_rows, timeout=timeout)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
-    kb = EmbeddedStore(Path(root))
+    kb = EmbeddedStore(Path(root)) if root else None  # None: a checker of a remote store's queries
     try:
-        kb.store()
+        if kb is not None:
+            kb.store()
     except Exception:  # noqa: BLE001 - said with each answer below
         pass
-    conn.send(("ready", os.getpid()))
+    _warm(kb)  # before the first deadline runs
+    conn.send(("ready", os.getpid(), network))
     while True:
         try:
             request = conn.recv()
         except (EOFError, OSError):
             return  # the server went away
-        try:
-            store = kb.store()  # follows a rebuild (kb.store.EmbeddedStore.store)
-        except Exception as exc:  # noqa: BLE001 - no KB, unreadable store: one line to the client
-            answer = ("error", 503, f"the store could not be opened: {exc}")
-        else:
-            answer = _answer(store, request, base_iri, limits)
+        answer = _serve_one(kb, request, base_iri, limits)
         try:
             conn.send(answer)
         except (BrokenPipeError, OSError):
             return
+
+
+_WARM = """PREFIX ex: <http://example.org/> SELECT DISTINCT ?s (COUNT(?o) AS ?n) WHERE {
+  GRAPH ?g { ?s a ex:C ; ex:p ?o , "x"@en . OPTIONAL { ?s ex:q/ex:r* ?t } FILTER(STRSTARTS(STR(?s), "h") && ?o != 1) }
+  MINUS { ?s ex:d [] } VALUES ?g { ex:g } BIND(CONCAT("a", 'b') AS ?c) } GROUP BY ?s ORDER BY DESC(?n) LIMIT 1"""
+
+
+def _warm(kb) -> None:
+    """Import the parser and walk most of its grammar once, and read the store once:
+    the first query of a new worker then costs what any other does."""
+    from .sparql_check import check
+
+    for text in ("ASK {}", _WARM, "CONSTRUCT WHERE { ?s ?p ?o }", "DESCRIBE <http://example.org/>"):
+        check(text)
+    try:
+        if kb is not None:
+            kb.store().query("ASK { GRAPH ?g { ?s ?p ?o } }")
+    except Exception:  # noqa: BLE001 - no KB yet: said with each answer
+        pass
+
+
+def _serve_one(kb, request: Request, base_iri: str | None, limits) -> tuple:
+    if request.call is not None and request.call[0] in STORELESS:
+        return _call(None, request)
+    if kb is None:
+        return ("error", 503, "this worker has no store")
+    try:
+        store = kb.store()  # follows a rebuild (kb.store.EmbeddedStore.store)
+    except Exception as exc:  # noqa: BLE001 - no KB, unreadable store: one line to the client
+        return ("error", 503, f"the store could not be opened: {exc}")
+    return _answer(store, request, base_iri, limits, kb)
 
 
 def _exit_when_orphaned(parent: int) -> None:
@@ -222,14 +309,50 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def _answer(store, request: Request, base_iri: str | None, limits) -> tuple:
-    from .sparql import ProtocolError, choose_media, dataset_of, evaluate
+CALLS = {  # the domain calls a worker runs for the pages: name -> function of (EmbeddedStore, *args)
+    "select": lambda kb, text, bindings: kb.select(text, bindings),
+    "void": lambda kb: __import__("kb.void", fromlist=["statistics"]).statistics(kb),
+    "check": lambda kb, text: _check_only(text),
+}
+STORELESS = {"check"}
+
+
+def _check_only(text: str):
+    from .sparql_check import check
+
+    return check(text)
+
+
+def _call(kb, request: Request) -> tuple:
+    from ..errors import KBError
+    from .sparql_check import ProtocolError
+
+    name, args = request.call
+    try:
+        return ("ok", CALLS[name](kb, *args))
+    except (KBError, ProtocolError) as exc:
+        return ("error", exc.status, exc.message)
+    except Exception as exc:  # noqa: BLE001 - one line to the client, the worker lives on
+        return ("error", 500, f"{name} failed: {type(exc).__name__}: {exc}")
+
+
+def _answer(store, request: Request, base_iri: str | None, limits, kb=None) -> tuple:
+    from .sparql import ProtocolError, choose_media, dataset_of, evaluate, query_dataset
+    from .sparql_check import check, strip_dataset
     from .sparql_results import serialize
 
+    if request.call is not None:
+        return _call(kb, request)
     try:
-        dataset = dataset_of({"default-graph-uri": list(request.default_graphs),
-                              "named-graph-uri": list(request.named_graphs)})
-        result = evaluate(store, request.text, dataset, base_iri, limits)
+        text = request.text
+        requested = dataset_of({"default-graph-uri": list(request.default_graphs),
+                                "named-graph-uri": list(request.named_graphs)})
+        own = False
+        if request.checked:
+            own = check(text).has_dataset
+            if own and requested:
+                text = strip_dataset(text)
+        result = evaluate(store, text, query_dataset(requested, own), base_iri, limits)
         media = choose_media(result.kind, {"format": [request.format]} if request.format else {}, request.accept)
         return ("ok", media, serialize(result, media), result.truncated)
     except ProtocolError as exc:

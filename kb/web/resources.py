@@ -27,11 +27,14 @@ from starlette.routing import Route
 from .. import describe as descriptions
 from .. import void
 from ..iris import parse
-from . import catalog, conneg
+from . import conneg, killable
 from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
 from .missing import not_found
+from ..store import EmbeddedStore
+
+VOID_DEADLINE = 300.0  # seconds the VoID count may take (once per build) before its worker is killed
 
 PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation")
 RDF_MEDIA = {  # media type -> kb.store.RDF_FORMATS key
@@ -80,6 +83,7 @@ def rdf_response(triples: list[ox.Triple], media: str, headers: dict | None = No
 class Resources:
     def __init__(self, ctx: WebContext):
         self.ctx = ctx
+        self._void = killable.Background("VoID statistics", self._void_statistics)
 
     # -- IRIs --------------------------------------------------------------
 
@@ -155,9 +159,16 @@ class Resources:
     # -- VoID ----------------------------------------------------------------
 
     def void_graphs(self) -> list[void.GraphInfo]:
-        """The per-graph counts, computed on the first request (seconds on the full
-        KB: they read every quad) and kept for the life of the server."""
-        return catalog.per_build(self.ctx.store, "void", lambda: void.statistics(self.ctx.store))
+        """The per-graph counts, computed once per build (seconds on the full KB: they
+        read every quad) in a killable worker with a deadline of VOID_DEADLINE
+        (kb.web.killable.Background); a request waits the endpoint's timeout at most,
+        then gets a 503 with Retry-After while the count goes on."""
+        return self._void.get(self.ctx.store, self.ctx.limits.timeout)
+
+    def _void_statistics(self) -> list[void.GraphInfo]:
+        if isinstance(self.ctx.store, EmbeddedStore):
+            return killable.run_call(self.ctx, "void", timeout=max(VOID_DEADLINE, self.ctx.limits.timeout))
+        return void.statistics(self.ctx.store)  # a remote store: its timeout bounds each query
 
     async def void(self, request: Request) -> Response:
         extension = "." + request.url.path.rsplit(".", 1)[1] if "." in request.url.path.rsplit("/", 1)[-1] else None

@@ -7,8 +7,16 @@
   N-Triples, JSON-LD or RDF/XML: by ``Accept`` (q-values) or ``format=``
   (see :mod:`kb.web.conneg`); 406 when none fits.
 - Refused: updates (``update=``, ``application/sparql-update``, INSERT, LOAD...)
-  and ``SERVICE`` (no federated calls to arbitrary hosts): 403. A query that
-  does not parse: 400 with the parser's message. A body over ``max_body``: 413.
+  and ``SERVICE`` (no federated calls to arbitrary hosts): 403, decided on the
+  parsed query (:mod:`kb.web.sparql_check`), in a query worker that has no network
+  (:mod:`kb.web.query_pool`). A query that does not parse: 400 with the parser's
+  message; one nested or chained past the limits: 400 before any worker. A body
+  over ``max_body``: 413.
+- The dataset: the request's (``default-graph-uri`` / ``named-graph-uri``) if it
+  names one, else the query's (``FROM`` / ``FROM NAMED``), else the union of
+  every graph as the default graph.
+- Each client (by address) holds at most ``per_client`` of the ``workers`` at
+  once; its other queries wait their turn (503 after the timeout), not others'.
 - At most ``max_rows`` rows (or triples): the answer then carries
   ``X-Rulekb-Truncated: true`` (a header only, so the body stays valid SPARQL JSON).
 - ``timeout`` seconds per query, really enforced: queries over the embedded
@@ -28,7 +36,6 @@ from __future__ import annotations
 
 import copy
 import math
-import re
 import time
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
@@ -43,17 +50,11 @@ from ..store import EmbeddedStore
 from . import conneg, query_pool
 from .context import Limits
 from .query_pool import Request as PoolRequest
+from .shares import ClientShares, default_share
+from .sparql_check import Checked, ProtocolError, prescan  # noqa: F401  (ProtocolError: re-exported)
 from .sparql_results import RDF_FORMATS, serialize  # noqa: F401  (re-exported)
 
 CORS = {"Access-Control-Allow-Origin": "*"}
-UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
-
-
-class ProtocolError(Exception):
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 class QueryTimeout(ProtocolError):
@@ -119,38 +120,7 @@ def _decode(body: bytes) -> str:
         raise ProtocolError(400, "the query is not UTF-8") from None
 
 
-# -- read-only checks -------------------------------------------------------
-
-# strings, IRIs and comments: masked before looking for keywords
-_OPAQUE = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""' r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n]|\\.)*"' r"|'(?:[^'\\\n]|\\.)*'"
-    r"|<[^<>\"{}|^`\\\s]*>" r"|#[^\n]*",
-    re.DOTALL,
-)
-_SERVICE = re.compile(r"(?<![\w:?$@-])SERVICE(?![\w:-])", re.IGNORECASE)
-_PROLOGUE = re.compile(r"\s*(?:(?:PREFIX\s+[\w.-]*:\s*|BASE\s*)\s*<>\s*)*", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z]+")
-
-
-def masked(text: str) -> str:
-    return _OPAQUE.sub(lambda m: "<>" if m.group(0).startswith("<") else " ", text)
-
-
-def refuse_writes_and_service(text: str) -> None:
-    plain = masked(text)
-    if _SERVICE.search(plain):
-        raise ProtocolError(403, "SERVICE (federated queries) is refused by this endpoint")
-    rest = plain[_PROLOGUE.match(plain).end():]
-    word = _WORD.match(rest)
-    if word and word.group(0).upper() in UPDATE_WORDS:
-        raise ProtocolError(403, f"this endpoint is read-only: SPARQL updates ({word.group(0).upper()}) are refused")
-
-
 # -- evaluation ---------------------------------------------------------------
-
-_EMPTY = ox.Store()  # parses a query (and tells its kind) without touching the KB
-
 
 def evaluate(store: ox.Store, text: str, dataset: dict, base_iri: str | None, limits: Limits) -> Evaluated:
     """Run a query, reading at most ``max_rows`` rows, before the deadline (see the module doc).
@@ -196,11 +166,22 @@ def _read(result, deadline: float, limits: Limits) -> Evaluated:
     return out
 
 
+UNION = {"use_default_graph_as_union": True}
+
+
+def query_dataset(requested: dict, own: bool) -> dict:
+    """pyoxigraph's dataset arguments: the request's dataset (what it does not name is
+    empty, SPARQL 1.1 Protocol §2.1.4), else the query's own (``own``: it has FROM or
+    FROM NAMED), else the union of every graph as the default graph."""
+    if requested:
+        return {"default_graph": requested.get("default_graph", []),
+                "named_graphs": requested.get("named_graphs", [])}
+    return {} if own else dict(UNION)
+
+
 def _query(store: ox.Store, text: str, dataset: dict, base_iri: str | None):
     try:
-        if dataset:
-            return store.query(text, base_iri=base_iri, **dataset)
-        return store.query(text, base_iri=base_iri, use_default_graph_as_union=True)
+        return store.query(text, base_iri=base_iri, **dataset)
     except SyntaxError as exc:
         raise ProtocolError(400, f"SPARQL syntax error: {exc}") from None
     except (ValueError, RuntimeError) as exc:
@@ -243,18 +224,13 @@ def choose_media(kind: str, params: dict[str, list[str]], accept: str | None) ->
     return media
 
 
-def kind_of(text: str, base_iri: str | None) -> str:
-    """SELECT / ASK / CONSTRUCT-DESCRIBE, by parsing the query against an empty store."""
-    result = _query(_EMPTY, text, {}, base_iri)
-    if isinstance(result, ox.QueryBoolean):
-        return "boolean"
-    return "results" if isinstance(result, ox.QuerySolutions) else "graph"
-
-
-def run_killable(store: EmbeddedStore, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple[str, bytes, bool]:
-    """(media type, body, truncated) of a query run by a worker process that is
-    killed at the deadline (blocking: call it from a thread). Raises ProtocolError."""
-    pool = query_pool.shared(store.root, limits.workers, base_iri, limits.max_rows, limits.timeout)
+def run_killable(store, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple:
+    """The answer of a worker process that is killed at the deadline (blocking: call it
+    from a thread): (media type, body, truncated) of a query; the value of a call
+    (``job.call``). ``store``: an EmbeddedStore, or None for the store-less checkers of
+    a remote store's queries. Raises ProtocolError."""
+    root = store.root if isinstance(store, EmbeddedStore) else None
+    pool = query_pool.shared(root, limits.workers, base_iri, limits.max_rows, limits.timeout)
     try:
         answer = pool.run(job)
     except TimeoutError:
@@ -263,7 +239,14 @@ def run_killable(store: EmbeddedStore, base_iri: str | None, limits: Limits, job
         raise ProtocolError(503, f"the query could not be answered: {exc}") from None
     if answer[0] == "error":
         raise ProtocolError(answer[1], answer[2])
-    return answer[1], answer[2], answer[3]
+    return answer[1] if job.call is not None else (answer[1], answer[2], answer[3])
+
+
+def checked(store, base_iri: str | None, limits: Limits, text: str) -> Checked:
+    """:func:`kb.web.sparql_check.check` in a worker (killable, without network): for the
+    paths that do not evaluate in a worker (a remote store)."""
+    prescan(text)
+    return run_killable(None, base_iri, limits, PoolRequest("", (), (), None, None, call=("check", (text,))))
 
 
 class SparqlEndpoint:
@@ -272,6 +255,7 @@ class SparqlEndpoint:
         self.base_iri = base_iri
         self.limits = limits
         self.limiter = anyio.CapacityLimiter(limits.workers)
+        self.shares = ClientShares(limits.per_client or default_share(limits.workers))
         self.pool = None  # the worker processes, started by the first query (embedded store only)
         if isinstance(store, EmbeddedStore):
             self.pool = query_pool.shared(store.root, limits.workers, base_iri, limits.max_rows, limits.timeout)
@@ -307,22 +291,27 @@ class SparqlEndpoint:
         named = (params.get("format") or params.get("output") or [None])[0]
         if named and not conneg.known_format(named):
             raise ProtocolError(406, f"unknown format {named!r}")
-        refuse_writes_and_service(text)
+        prescan(text)  # nesting and chains past the limits: 400 before any worker
         dataset_of(params)  # a bad graph IRI: 400 here, before any worker
         accept = request.headers.get("accept")
+        client = request.client.host if request.client else None
         if isinstance(self.store, EmbeddedStore):
             job = PoolRequest(text, tuple(params.get("default-graph-uri", ())),
                               tuple(params.get("named-graph-uri", ())), named, accept)
-            media, body, truncated = await anyio.to_thread.run_sync(self.in_pool, job, limiter=self.limiter)
+            async with self.shares.slot(client, self.limits.timeout):
+                media, body, truncated = await anyio.to_thread.run_sync(self.in_pool, job, limiter=self.limiter)
             headers = dict(CORS)
             if truncated:
                 headers["X-Rulekb-Truncated"] = "true"
             return Response(body, media_type=_with_charset(media), headers=headers)
-        # a remote store: asked for SPARQL JSON or N-Triples, re-read here (see remote_answer)
-        kind = kind_of(text, self.base_iri)
-        media = choose_media(kind, params, accept)
+        # a remote store: checked by a worker, then asked for SPARQL JSON or N-Triples,
+        # re-read here (see remote_answer)
         graphs = (params.get("default-graph-uri", []), params.get("named-graph-uri", []))
-        result = await anyio.to_thread.run_sync(self.remote_answer, text, graphs, limiter=self.limiter)
+        async with self.shares.slot(client, self.limits.timeout):
+            kind = (await anyio.to_thread.run_sync(checked, None, self.base_iri, self.limits, text,
+                                                   limiter=self.limiter)).kind
+            media = choose_media(kind, params, accept)
+            result = await anyio.to_thread.run_sync(self.remote_answer, text, graphs, limiter=self.limiter)
         headers = dict(CORS)
         if result.truncated:
             headers["X-Rulekb-Truncated"] = "true"
