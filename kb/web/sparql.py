@@ -30,6 +30,7 @@ import copy
 import math
 import re
 import time
+from importlib import resources
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
@@ -39,9 +40,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import KBError
-from ..store import EmbeddedStore
+from ..service import Store
 from . import conneg, query_pool
 from .context import Limits
+from .errors import status_and_message
 from .query_pool import Request as PoolRequest
 from .sparql_results import RDF_FORMATS, serialize  # noqa: F401  (re-exported)
 
@@ -49,11 +51,11 @@ CORS = {"Access-Control-Allow-Origin": "*"}
 UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
 
 
-class ProtocolError(Exception):
+class ProtocolError(KBError):
+    """A SPARQL protocol request refused or failed, with its HTTP status."""
+
     def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
+        super().__init__(message, status=status)
 
 
 class QueryTimeout(ProtocolError):
@@ -225,7 +227,10 @@ def dataset_of(params: dict[str, list[str]]) -> dict:
 # -- the handler ------------------------------------------------------------------
 
 
-def _error(status: int, message: str) -> Response:
+def _error(exc: ProtocolError) -> Response:
+    """The protocol's own error answer (plain text, CORS); the status comes from the
+    one mapping, :func:`.errors.status_and_message`."""
+    status, message, _ = status_and_message(exc)
     return Response(message + "\n", status_code=status, media_type="text/plain", headers=CORS)
 
 
@@ -251,10 +256,10 @@ def kind_of(text: str, base_iri: str | None) -> str:
     return "results" if isinstance(result, ox.QuerySolutions) else "graph"
 
 
-def run_killable(store: EmbeddedStore, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple[str, bytes, bool]:
+def run_killable(store: Store, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple[str, bytes, bool]:
     """(media type, body, truncated) of a query run by a worker process that is
     killed at the deadline (blocking: call it from a thread). Raises ProtocolError."""
-    pool = query_pool.shared(store.root, limits.workers, base_iri, limits.max_rows, limits.timeout)
+    pool = query_pool.shared(store.local_root, limits.workers, base_iri, limits.max_rows, limits.timeout)
     try:
         answer = pool.run(job)
     except TimeoutError:
@@ -273,8 +278,8 @@ class SparqlEndpoint:
         self.limits = limits
         self.limiter = anyio.CapacityLimiter(limits.workers)
         self.pool = None  # the worker processes, started by the first query (embedded store only)
-        if isinstance(store, EmbeddedStore):
-            self.pool = query_pool.shared(store.root, limits.workers, base_iri, limits.max_rows, limits.timeout)
+        if store.local_root is not None:
+            self.pool = query_pool.shared(store.local_root, limits.workers, base_iri, limits.max_rows, limits.timeout)
         else:  # a remote store: we wait for its answers as long as our timeout says
             self.remote = copy.copy(store)
             self.remote.timeout = max(1, math.ceil(limits.timeout))
@@ -290,7 +295,7 @@ class SparqlEndpoint:
         try:
             return await self.answer(request)
         except ProtocolError as exc:
-            return _error(exc.status, exc.message)
+            return _error(exc)
 
     async def answer(self, request: Request) -> Response:
         params = await request_params(request, self.limits)
@@ -310,7 +315,7 @@ class SparqlEndpoint:
         refuse_writes_and_service(text)
         dataset_of(params)  # a bad graph IRI: 400 here, before any worker
         accept = request.headers.get("accept")
-        if isinstance(self.store, EmbeddedStore):
+        if self.store.local_root is not None:
             job = PoolRequest(text, tuple(params.get("default-graph-uri", ())),
                               tuple(params.get("named-graph-uri", ())), named, accept)
             media, body, truncated = await anyio.to_thread.run_sync(self.in_pool, job, limiter=self.limiter)
@@ -339,7 +344,7 @@ class SparqlEndpoint:
         except KBError as exc:  # the remote server's refusal or failure: one line
             if "timed out" in exc.message:
                 raise QueryTimeout(self.limits.timeout) from None
-            raise ProtocolError(exc.status, exc.message) from None
+            raise ProtocolError(*status_and_message(exc)[:2]) from None
         try:
             if answer.kind == "graph":
                 parsed = ox.parse(answer.data, format=ox.RdfFormat.N_TRIPLES)
@@ -352,29 +357,17 @@ class SparqlEndpoint:
 
     def service_description(self, request: Request) -> Response:
         endpoint = str(request.url.replace(query=""))
-        results = "\n".join(f"        <http://www.w3.org/ns/formats/{n}>," for n in
-                            ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV"))
-        turtle = f"""@prefix sd: <http://www.w3.org/ns/sparql-service-description#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-
-<{endpoint}> a sd:Service ;
-    rdfs:label "rulekb: the Magic: The Gathering Comprehensive Rules, read-only" ;
-    sd:endpoint <{endpoint}> ;
-    sd:supportedLanguage sd:SPARQL11Query ;
-    sd:feature sd:UnionDefaultGraph ;
-    sd:resultFormat
-{results}
-        <http://www.w3.org/ns/formats/Turtle>,
-        <http://www.w3.org/ns/formats/N-Triples>,
-        <http://www.w3.org/ns/formats/JSON-LD>,
-        <http://www.w3.org/ns/formats/RDF_XML> .
-"""
+        # package data, with the endpoint's IRI put in (Turtle itself has no braces)
+        turtle = _SERVICE_DESCRIPTION.replace("{endpoint}", endpoint)
         media = conneg.negotiate(conneg.RDF_TYPES, request.headers.get("accept")) or "text/turtle"
         body = turtle.encode()
         if media != "text/turtle":
             triples = ox.parse(body, format=ox.RdfFormat.TURTLE)
             body = ox.serialize(triples, format=RDF_FORMATS[media])
         return Response(body, media_type=_with_charset(media), headers=dict(CORS))
+
+
+_SERVICE_DESCRIPTION = resources.files(__package__).joinpath("service_description.ttl").read_text(encoding="utf-8")
 
 
 def _with_charset(media: str) -> str:
