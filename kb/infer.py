@@ -38,9 +38,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from rdflib import BNode, Graph, URIRef
@@ -48,6 +47,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
 from . import reasoning
+from .json_cache import write_json
 from .axioms import ISA, RK, AxiomSet, axiom_set
 
 from .inference import (  # noqa: F401  (split out of this module; importable from here as before)
@@ -238,13 +238,7 @@ def _cache_get(key: str) -> dict | None:
 def _cache_put(key: str, raw: dict) -> None:
     _MEMORY[key] = raw
     path = cache_path(key)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as f:
-            json.dump(raw, f)
-        os.replace(f.name, path)  # readers see the whole file or none
-    except OSError:
-        pass  # an unwritable cache costs time, not correctness
+    write_json(path.parent, path, raw)  # atomic; an unwritable cache costs time, not correctness
 
 
 def clear_memory_cache() -> None:

@@ -40,31 +40,13 @@ def open_store(location: str | None = None) -> Store:
 
 
 def run(store, name: str, **params) -> list[dict[str, str]]:
-    query = queries.get(name)
-    return store.select(query.text, query.bindings(params))
+    """The rows of a named query (``queries/NAME.rq``) with ``params`` bound."""
+    return queries.run(store, name, **params)
 
 
 def editions(store) -> list[dict]:
-    rows = run(store, "editions")
-    return [
-        {
-            "edition": row["edition"],
-            "language": row["language"],
-            "effective_date": row.get("effective_date"),
-            "partial": row.get("partial") == "true",
-            "rules": int(row.get("rules", 0)),
-            "source": row.get("source"),
-        }
-        for row in _one_per(rows, "edition")
-    ]
-
-
-def _one_per(rows: list[dict], key: str) -> list[dict]:
-    """Editions with several sources come back once per source: keep the first."""
-    seen: dict[str, dict] = {}
-    for row in rows:
-        seen.setdefault(row[key], row)
-    return list(seen.values())
+    """The editions the KB holds, one row each (``rulekb editions``)."""
+    return queries.editions(store)
 
 
 def rule(store, edition: str, number: str) -> dict:

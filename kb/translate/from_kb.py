@@ -61,9 +61,9 @@ def load_french(sources: list[str], store):
 
 def english_rows(store) -> list[dict]:
     """The KB's complete, dated English editions, oldest first."""
-    from .. import service
+    from ..queries import editions
 
-    rows = [e for e in service.editions(_opener(store)()) if e["language"] == "en" and not e["partial"]
+    rows = [e for e in editions(_opener(store)()) if e["language"] == "en" and not e["partial"]
             and e["effective_date"]]
     return sorted(rows, key=lambda e: e["effective_date"])
 

@@ -229,7 +229,7 @@ def _exit_when_orphaned(parent: int) -> None:
 def _answer(store, request: Request, base_iri: str | None, limits) -> tuple:
     from ..errors import RulekbError
     from .errors import status_and_message
-    from .sparql import choose_media, dataset_of, evaluate
+    from .sparql_eval import choose_media, dataset_of, evaluate
     from .sparql_results import serialize
 
     try:

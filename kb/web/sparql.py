@@ -29,9 +29,8 @@ from __future__ import annotations
 import copy
 import math
 import re
-import time
 from importlib import resources
-from dataclasses import dataclass, field
+from dataclasses import field
 from urllib.parse import parse_qs
 
 import anyio
@@ -47,29 +46,20 @@ from .errors import status_and_message
 from .query_pool import Request as PoolRequest
 from .sparql_results import RDF_FORMATS, serialize  # noqa: F401  (re-exported)
 
+from .sparql_eval import (  # noqa: F401  (split out of this module; importable from here as before)
+    Evaluated,
+    ProtocolError,
+    QueryTimeout,
+    _EMPTY,
+    _read,
+    choose_media,
+    dataset_of,
+    evaluate,
+    kind_of,
+)
+
 CORS = {"Access-Control-Allow-Origin": "*"}
 UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
-
-
-class ProtocolError(KBError):
-    """A SPARQL protocol request refused or failed, with its HTTP status."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message, status=status)
-
-
-class QueryTimeout(ProtocolError):
-    def __init__(self, seconds: float):
-        super().__init__(503, f"query timed out after {seconds:g} s (the endpoint's limit)")
-
-
-@dataclass
-class Evaluated:
-    kind: str  # "results" | "boolean" | "graph"
-    variables: list[str] = field(default_factory=list)
-    rows: list = field(default_factory=list)  # of lists of terms (None = unbound); of triples for "graph"
-    boolean: bool | None = None  # the answer of an ASK
-    truncated: bool = False
 
 
 # -- reading the request ----------------------------------------------------
@@ -149,81 +139,6 @@ def refuse_writes_and_service(text: str) -> None:
         raise ProtocolError(403, f"this endpoint is read-only: SPARQL updates ({word.group(0).upper()}) are refused")
 
 
-# -- evaluation ---------------------------------------------------------------
-
-_EMPTY = ox.Store()  # parses a query (and tells its kind) without touching the KB
-
-
-def evaluate(store: ox.Store, text: str, dataset: dict, base_iri: str | None, limits: Limits) -> Evaluated:
-    """Run a query, reading at most ``max_rows`` rows, before the deadline (see the module doc).
-
-    pyoxigraph's result objects are bound to the thread that made them: they are
-    read and dropped here, in the worker thread; only plain terms leave it.
-    """
-    deadline = time.monotonic() + limits.timeout
-    result = _query(store, text, dataset, base_iri)
-    try:
-        return _read(result, deadline, limits)
-    except ProtocolError as exc:  # its traceback holds the result: leave both here
-        error = ProtocolError(exc.status, exc.message)
-    finally:
-        del result
-    raise error
-
-
-def _read(result, deadline: float, limits: Limits) -> Evaluated:
-    if isinstance(result, ox.QueryBoolean):
-        return Evaluated("boolean", boolean=bool(result))
-    if isinstance(result, ox.QuerySolutions):
-        out = Evaluated("results", variables=[v.value for v in result.variables])
-        names = out.variables
-        convert = lambda row: [row[name] for name in names]  # noqa: E731
-    else:
-        out = Evaluated("graph")
-        convert = lambda triple: triple  # noqa: E731
-    try:
-        for item in result:
-            if time.monotonic() > deadline:
-                raise QueryTimeout(limits.timeout)
-            if len(out.rows) >= limits.max_rows:
-                out.truncated = True
-                break
-            out.rows.append(convert(item))
-    except (ValueError, RuntimeError) as exc:
-        raise ProtocolError(400, f"query failed: {exc}") from None
-    except OSError as exc:
-        raise ProtocolError(503, f"the store could not be read: {exc}") from None
-    if time.monotonic() > deadline:
-        raise QueryTimeout(limits.timeout)
-    return out
-
-
-def _query(store: ox.Store, text: str, dataset: dict, base_iri: str | None):
-    try:
-        if dataset:
-            return store.query(text, base_iri=base_iri, **dataset)
-        return store.query(text, base_iri=base_iri, use_default_graph_as_union=True)
-    except SyntaxError as exc:
-        raise ProtocolError(400, f"SPARQL syntax error: {exc}") from None
-    except (ValueError, RuntimeError) as exc:
-        raise ProtocolError(400, f"query failed: {exc}") from None
-    except OSError as exc:
-        raise ProtocolError(503, f"the store could not be read: {exc}") from None
-
-
-def dataset_of(params: dict[str, list[str]]) -> dict:
-    """``default-graph-uri`` / ``named-graph-uri`` as pyoxigraph's query arguments."""
-    out = {}
-    try:
-        if params.get("default-graph-uri"):
-            out["default_graph"] = [ox.NamedNode(u) for u in params["default-graph-uri"]]
-        if params.get("named-graph-uri"):
-            out["named_graphs"] = [ox.NamedNode(u) for u in params["named-graph-uri"]]
-    except ValueError as exc:
-        raise ProtocolError(400, f"bad graph IRI: {exc}") from None
-    return out
-
-
 # -- the handler ------------------------------------------------------------------
 
 
@@ -232,28 +147,6 @@ def _error(exc: ProtocolError) -> Response:
     one mapping, :func:`.errors.status_and_message`."""
     status, message, _ = status_and_message(exc)
     return Response(message + "\n", status_code=status, media_type="text/plain", headers=CORS)
-
-
-def choose_media(kind: str, params: dict[str, list[str]], accept: str | None) -> str:
-    offered = conneg.RESULT_TYPES if kind in ("results", "boolean") else conneg.RDF_TYPES
-    named = (params.get("format") or params.get("output") or [None])[0]
-    if named:
-        media = conneg.from_format(named, "results" if kind != "graph" else "graph")
-        if media is None:
-            raise ProtocolError(406, f"format {named!r} is not available for this answer; offered: {', '.join(offered)}")
-        return media
-    media = conneg.negotiate(offered, accept)
-    if media is None:
-        raise ProtocolError(406, f"none of the accepted types ({accept}) is available; offered: {', '.join(offered)}")
-    return media
-
-
-def kind_of(text: str, base_iri: str | None) -> str:
-    """SELECT / ASK / CONSTRUCT-DESCRIBE, by parsing the query against an empty store."""
-    result = _query(_EMPTY, text, {}, base_iri)
-    if isinstance(result, ox.QueryBoolean):
-        return "boolean"
-    return "results" if isinstance(result, ox.QuerySolutions) else "graph"
 
 
 def run_killable(store: Store, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple[str, bytes, bool]:
