@@ -4,6 +4,7 @@ so callers use its members and never test which implementation they hold."""
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 
 from kb.remote import RemoteStore
@@ -36,10 +37,18 @@ def test_a_remote_store_tells_no_build_and_no_directory():
 
 
 def test_the_two_implementations_do_not_import_each_other():
-    for module, other in (("store", "remote"), ("remote", "store")):
-        tree = ast.parse((ROOT / "kb" / f"{module}.py").read_text(encoding="utf-8"))
-        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        assert other not in imported and f"kb.{other}" not in imported
+    import kb.remote as remote_module
+    import kb.store as embedded_module
+
+    for module, other in ((embedded_module, remote_module), (remote_module, embedded_module)):
+        tree = ast.parse(Path(inspect.getsourcefile(module)).read_text(encoding="utf-8"))
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{a.name}" if node.module else a.name for a in node.names]
+                imported.update(n.lstrip(".") for n in names)
+        leaf = other.__name__.rsplit(".", 1)[-1]
+        assert not {leaf, other.__name__} & imported, f"{module.__name__} imports {other.__name__}"
 
 
 def test_no_caller_probes_which_store_it_holds():
