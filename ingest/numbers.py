@@ -14,6 +14,13 @@ from functools import lru_cache
 # "111.2a." (rare). Group 4 is the trailing dot, if any.
 RULE_NUMBER = r"(\d{3})\.(\d{1,3})([a-z]?)"
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$|^(\d{{3}})$|^(\d)$")
+# The same shapes as cited in prose (regex fragments, no groups), for the readers of
+# citations (kb.cite_check, the web's number search; ingest.refs reads the laxer forms
+# the rules themselves print, "510.1 c", ranges, part numbers).
+SECTION = r"\d{3}"
+RULE = rf"{SECTION}\.\d{{1,3}}"
+SUBRULE = rf"{RULE}[a-z]"
+CITED = rf"{SECTION}(?:\.\d{{1,3}}[a-z]?)?"  # a section, rule or subrule: 702, 702.19, 702.19b
 
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"  # no l, no o
 

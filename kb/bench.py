@@ -23,14 +23,20 @@ from pathlib import Path
 
 from . import queries, service
 from .build import build
+from .errors import KBError
 from .store import EmbeddedStore
 
 RDFLIB_EDITION = "en/2026-01-16"
 RDFLIB_LIMIT_S = 30.0  # per rdflib query; slower ones are reported as "> 30 s"
 
 
-class _TooSlow(Exception):
-    pass
+class _TooSlow(KBError):
+    """An rdflib query stopped at RDFLIB_LIMIT_S (caught here: reported as "> N s")."""
+
+    status = 504
+
+    def __init__(self, message: str = "too slow"):
+        super().__init__(message)
 
 
 def _within(seconds: float, fn):

@@ -18,17 +18,18 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from ingest import numbers
 from ingest.model import Edition
 from ingest.refs import find as find_rule_refs
 
 from .align import align
 
-_NUMBER = r"\d{3}(?:\.\d{1,3}[a-z]?)?"
+_NUMBER = numbers.CITED
 _CUED = re.compile(
     rf"(?:\bCR\b\.?|\bComprehensive\s+Rules?\b|§|\bsee\b|\bcf\.)\s*(?:rules?\s+)?({_NUMBER})(?![\d.]\d)",
     re.IGNORECASE,
 )
-_BARE_SUBRULE = re.compile(r"(?<![\w.])(\d{3}\.\d{1,3}[a-z])(?![\w])")
+_BARE_SUBRULE = re.compile(rf"(?<![\w.])({numbers.SUBRULE})(?![\w])")
 
 
 @dataclass(frozen=True)

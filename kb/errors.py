@@ -1,23 +1,24 @@
 """Errors of the knowledge base: each says what is wrong in one line.
 
-The CLI turns them into ``rulekb: error: ...`` and exit 2; the web endpoint
-(later) into a 4xx with the same message.
+Every error rulekb raises on purpose descends from one root,
+:class:`RulekbError` (defined in ``ingest.errors``, the bottom layer, and
+re-exported here), which carries ``status`` and ``message``. The CLI turns them
+into ``rulekb: error: ...`` and an exit code in one place
+(``kb.cli.output.exit_code``); the web endpoint into an HTTP answer in one place
+(``kb.web.errors.status_and_message``).
 """
 
 from __future__ import annotations
 
+from ingest.errors import IngestError, RulekbError
 
-class KBError(Exception):
+__all__ = ["RulekbError", "IngestError", "KBError", "StoreError", "NotFound", "QueryError", "BuildError"]
+
+
+class KBError(RulekbError):
     """Base class: a request the KB cannot answer as asked."""
 
     status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class StoreError(KBError):

@@ -16,9 +16,9 @@ def export(store, edition: str | None, rdf_format: str) -> bytes:
 
 
 def _edition_graph(store, edition: str) -> str:
-    from . import service
+    from . import queries
 
-    rows = service.run(store, "edition-exists", edition=edition)
+    rows = queries.run(store, "edition-exists", edition=edition)
     if not rows:
         raise NotFound(f"no edition {edition!r} in the knowledge base (rulekb editions lists them)")
     return rows[0]["ed"]

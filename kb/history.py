@@ -6,11 +6,9 @@ query ``rule-history``; nothing here aligns editions or builds SPARQL.
 
 from __future__ import annotations
 
-import difflib
-import re
 
 from .errors import NotFound
-from .service import run
+from .queries import run
 
 # kinds of the row that closes a lineage ended before the newest edition
 ENDINGS = ("removed", "merged")
@@ -107,20 +105,14 @@ def periods(entries: list[dict]) -> list[dict]:
     return out
 
 
-_WORDS = re.compile(r"\S+")
+_OPS = {"equal": "=", "delete": "-", "insert": "+"}
 
 
 def word_diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
     """``new`` against ``old`` word by word: ``[(op, words)]`` with op ``=``
-    (kept), ``-`` (deleted) or ``+`` (inserted), in reading order."""
-    a, b = _WORDS.findall(old or ""), _WORDS.findall(new or "")
-    out: list[tuple[str, str]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag == "equal":
-            out.append(("=", " ".join(b[j1:j2])))
-            continue
-        if i2 > i1:
-            out.append(("-", " ".join(a[i1:i2])))
-        if j2 > j1:
-            out.append(("+", " ".join(b[j1:j2])))
-    return out
+    (kept), ``-`` (deleted) or ``+`` (inserted), in reading order. The words are
+    :func:`kb.compare.report.word_diff`'s (the one word diff: punctuation is a word of
+    its own), so the rule page and ``/diff`` mark the same changes."""
+    from .compare.report import word_diff as diff
+
+    return [(_OPS[op], words.strip()) for op, words in diff(old or "", new or "") if words.strip()]

@@ -15,12 +15,11 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 
 from ingest.model import Edition
 
-from .json_cache import cache_folder, write_json
+from .json_cache import cache_folder, code_digest, write_json
 from .align import Alignment, Lineage, Lineages, Pair, lineages
 
 KEEP = 4  # cached sets kept (a corpus, and a few variants of it)
@@ -43,10 +42,7 @@ def cached_lineages(editions: list[Edition], progress: Callable[[str], None] | N
 
 
 def digest(editions: list[Edition]) -> str:
-    h = hashlib.sha256()
-    for module in sorted(resources.files("kb.align").iterdir(), key=lambda f: f.name):
-        if module.name.endswith(".py"):
-            h.update(module.name.encode() + b"\0" + module.read_bytes())
+    h = hashlib.sha256(code_digest("kb.align").encode())
     for edition in editions:
         fields = [edition.id, edition.language, str(edition.effective_date), str(edition.partial)]
         fields += [f"{p.number}\x1e{p.title}" for p in edition.parts]

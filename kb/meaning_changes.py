@@ -12,12 +12,8 @@ digest of both editions and of the kb.compare code) beside the lineages.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterator
-from importlib import resources
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -26,6 +22,7 @@ from rdflib.namespace import RDF, RDFS
 from ingest.model import Edition
 
 from .iris import Minter
+from .json_cache import code_digest, write_json
 from .lineage_cache import digest as editions_digest
 from .reasoning import cache_dir
 from .vocab import RK
@@ -85,12 +82,7 @@ def quads(found: list[tuple[str, str, list[dict]]], mint: Minter,
 
 
 def _code_digest() -> str:
-    h = hashlib.sha256()
-    for package in ("kb.compare", "kb.definitions"):
-        for module in sorted(resources.files(package).iterdir(), key=lambda f: f.name):
-            if module.name.endswith(".py"):
-                h.update(module.name.encode() + b"\0" + module.read_bytes())
-    return h.hexdigest()[:16]
+    return code_digest("kb.compare", "kb.definitions")[:16]
 
 
 def _cache() -> Path:
@@ -99,11 +91,4 @@ def _cache() -> Path:
 
 def _write(path: Path, items: list[dict]) -> None:
     """Atomically (a crash leaves no half-written entry); a cache that cannot be written is no error."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(items, out, ensure_ascii=False)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    write_json(path.parent, path, items)

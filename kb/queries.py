@@ -139,3 +139,32 @@ def adhoc(text: str) -> NamedQuery:
     """A query typed by the user; the shared prefixes are declared before it
     (a PREFIX of its own with the same name redefines ours)."""
     return NamedQuery("sparql", "ad hoc query", "", {}, "", text)
+
+
+def run(store, name: str, **params) -> list[dict[str, str]]:
+    """The rows of the named query ``name`` with ``params`` bound, over ``store``."""
+    query = get(name)
+    return store.select(query.text, query.bindings(params))
+
+
+def editions(store) -> list[dict]:
+    rows = run(store, "editions")
+    return [
+        {
+            "edition": row["edition"],
+            "language": row["language"],
+            "effective_date": row.get("effective_date"),
+            "partial": row.get("partial") == "true",
+            "rules": int(row.get("rules", 0)),
+            "source": row.get("source"),
+        }
+        for row in _one_per(rows, "edition")
+    ]
+
+
+def _one_per(rows: list[dict], key: str) -> list[dict]:
+    """Editions with several sources come back once per source: keep the first."""
+    seen: dict[str, dict] = {}
+    for row in rows:
+        seen.setdefault(row[key], row)
+    return list(seen.values())

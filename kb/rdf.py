@@ -46,8 +46,8 @@ XSD_INTEGER = _n(XSD.integer)
 XSD_BOOLEAN = _n(XSD.boolean)
 TITLE, LANGUAGE, SOURCE = _n(DCTERMS.title), _n(DCTERMS.language), _n(DCTERMS.source)
 C = {name: _n(getattr(RK, name)) for name in (
-    "Edition", "Part", "Section", "Rule", "Example", "GlossaryEntry", "Citation",
-    "editionId", "effectiveDate", "partial", "warning", "number", "text", "term", "definition",
+    "Edition", "Part", "Section", "Rule", "Example", "GlossaryEntry", "Citation", "ParseWarning",
+    "editionId", "effectiveDate", "partial", "hasWarning", "warningCode", "warning", "number", "text", "term", "definition",
     "order", "inEdition", "parent", "hasExample", "hasCitation", "citedText", "citedNumber",
     "citationTarget", "danglingNumber", "references", "printedNumber", "defines",
 )}
@@ -84,8 +84,12 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
         yield q(ed, C["effectiveDate"], ox.Literal(edition.effective_date, datatype=XSD_DATE))
     for source in edition.sources:
         yield q(ed, SOURCE, ox.Literal(source.location))
-    for warning in edition.warnings:
-        yield q(ed, C["warning"], ox.Literal(str(warning)))
+    for warning in edition.warnings:  # the code as data: read back as it was given
+        node = ox.BlankNode()
+        yield q(ed, C["hasWarning"], node)
+        yield q(node, TYPE, C["ParseWarning"])
+        yield q(node, C["warningCode"], ox.Literal(warning.code))
+        yield q(node, C["warning"], ox.Literal(str(warning)))
 
     numbered: dict[str, ox.NamedNode] = {}
     headings = [("Part", h) for h in edition.parts] + [("Section", h) for h in edition.sections]

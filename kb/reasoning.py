@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import hashlib
+from importlib import resources
 import os
 import re
 import shutil
@@ -30,6 +31,8 @@ from pathlib import Path
 
 from rdflib import RDF, Graph, Literal, Namespace, URIRef
 
+from .errors import KBError
+
 HERMIT_NEEDS_JAVA = "HermiT needs Java (install a JRE 11+)"
 MIN_JAVA = 11
 JAVA_MEMORY_MB = 2000
@@ -39,8 +42,12 @@ _OWL_NOTHING = "http://www.w3.org/2002/07/owl#Nothing"
 _OWLRL_ERRORS = Namespace("http://www.daml.org/2002/03/agents/agent-ont#")
 
 
-class ReasonerError(RuntimeError):
-    """A reasoner could not run (as opposed to: it ran and found a problem)."""
+class ReasonerError(KBError, RuntimeError):
+    """A reasoner could not run (as opposed to: it ran and found a problem).
+
+    Still a RuntimeError for callers that catch that."""
+
+    status = 503
 
 
 class JavaMissingError(ReasonerError):
@@ -234,21 +241,13 @@ def _explain_inconsistency(java: str, triples: Path) -> str:
 
 # ---------------------------------------------------------------- OWL 2 DL profile
 
-_DL_CHECK = """
-import org.semanticweb.owlapi.apibinding.OWLManager;
-import org.semanticweb.owlapi.model.*;
-import org.semanticweb.owlapi.profiles.*;
-import java.io.File;
-public class DLProfileCheck {
-  public static void main(String[] args) throws Exception {
-    OWLOntologyManager manager = OWLManager.createOWLOntologyManager();
-    OWLOntology ontology = manager.loadOntologyFromOntologyDocument(new File(args[0]));
-    for (OWLProfileViolation v : new OWL2DLProfile().checkOntology(ontology).getViolations())
-      System.out.println("VIOLATION " + v.toString().replace('\\n', ' '));
-    System.out.println("DONE");
-  }
-}
-"""
+
+def _java(name: str) -> str:
+    """A Java program of ours, package data (``java/NAME``) beside this module."""
+    return resources.files(__package__).joinpath("java", name).read_text(encoding="utf-8")
+
+
+_DL_CHECK = _java("DLProfileCheck.java")
 
 
 def dl_profile_violations(source: Graph | str) -> list[str]:
@@ -284,50 +283,7 @@ def dl_profile_violations(source: Graph | str) -> list[str]:
 # inconsistent. Each axiom of an explanation is printed with the dcterms:identifier
 # annotation it carries in the input (kb.axioms gives every axiom one), so callers map
 # Pellet's answer back to the statements the axioms came from.
-_EXPLAIN = """
-import com.clarkparsia.owlapi.explanation.PelletExplanation;
-import com.clarkparsia.pellet.owlapiv3.PelletReasonerFactory;
-import org.semanticweb.owlapi.apibinding.OWLManager;
-import org.semanticweb.owlapi.model.*;
-import uk.ac.manchester.cs.owl.owlapi.mansyntaxrenderer.ManchesterOWLSyntaxOWLObjectRendererImpl;
-import java.io.File;
-import java.nio.file.*;
-import java.util.*;
-public class RulekbExplain {
-  public static void main(String[] args) throws Exception {
-    PelletExplanation.setup();
-    OWLOntologyManager manager = OWLManager.createOWLOntologyManager();
-    OWLOntology ontology = manager.loadOntologyFromOntologyDocument(new File(args[0]));
-    OWLDataFactory f = manager.getOWLDataFactory();
-    OWLAnnotationProperty id = f.getOWLAnnotationProperty(IRI.create("http://purl.org/dc/terms/identifier"));
-    PelletExplanation explain = new PelletExplanation(PelletReasonerFactory.getInstance().createNonBufferingReasoner(ontology));
-    ManchesterOWLSyntaxOWLObjectRendererImpl renderer = new ManchesterOWLSyntaxOWLObjectRendererImpl();
-    for (String line : Files.readAllLines(Paths.get(args[1]))) {
-      String[] w = line.trim().split(" ");
-      System.out.println("QUERY " + line.trim());
-      try {
-        Set<OWLAxiom> axioms;
-        if (w[0].equals("inconsistent")) axioms = explain.getInconsistencyExplanation();
-        else if (w[0].equals("sub")) axioms = explain.getSubClassExplanation(c(f, w[1]), c(f, w[2]));
-        else if (w[0].equals("disjoint")) axioms = explain.getUnsatisfiableExplanation(f.getOWLObjectIntersectionOf(c(f, w[1]), c(f, w[2])));
-        else if (w[0].equals("unsat")) axioms = explain.getUnsatisfiableExplanation(c(f, w[1]));
-        else axioms = Collections.emptySet();
-        if (axioms != null) for (OWLAxiom axiom : axioms) {
-          String name = "-";
-          for (OWLAxiom original : ontology.getAxiomsIgnoreAnnotations(axiom))
-            for (OWLAnnotation a : original.getAnnotations(id))
-              if (a.getValue() instanceof OWLLiteral) name = ((OWLLiteral) a.getValue()).getLiteral();
-          System.out.println("AXIOM " + name + " " + renderer.render(axiom).replaceAll("\\\\s+", " "));
-        }
-      } catch (Exception e) {
-        System.out.println("ERROR " + e.toString().replace('\\n', ' '));
-      }
-      System.out.println("END");
-    }
-  }
-  static OWLClass c(OWLDataFactory f, String iri) { return f.getOWLClass(IRI.create(iri)); }
-}
-"""
+_EXPLAIN = _java("RulekbExplain.java")
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ from SPARQLWrapper import CONSTRUCT, DESCRIBE, POST, POSTDIRECTLY, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
 from .errors import NotFound, QueryError, StoreError
-from .store import RDF_FORMATS, Answer, bind_values
+from .store_kind import RDF_FORMATS, Answer, bind_values
 
 MANIFEST = "urn:rulekb:manifest:"  # + a token: each build writes a new one
 HAS_GRAPH = "urn:rulekb:graph"
@@ -138,6 +138,22 @@ class RemoteStore:
     @property
     def location(self) -> str:
         return self.url
+
+    @property
+    def local_root(self) -> None:
+        """None: the endpoint evaluates queries itself (no local worker processes)."""
+        return None
+
+    def data_dir(self) -> None:
+        """None: the endpoint's content can change under us (no directory to watch)."""
+        return None
+
+    def build_id(self) -> None:
+        """None: a remote endpoint does not tell which build it serves."""
+        return None
+
+    def check(self) -> None:
+        """Nothing to check before the first query (the server says what is wrong then)."""
 
     def close(self) -> None:
         """Nothing to release: every request has its own connection."""

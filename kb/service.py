@@ -1,7 +1,23 @@
-"""Plain functions over a store, shared by the CLI and the web endpoint.
+"""The front door: what the front-ends (``kb.cli``, ``kb.web``) may call.
 
-Each answers one question with named queries from ``queries/`` and returns
-plain data (the JSON shapes of DESIGN.md); none of them builds SPARQL text.
+Plain functions over a store, shared by the CLI and the web endpoint. Each
+answers one question and returns plain data (the JSON shapes of DESIGN.md) or
+the domain objects a page renders; none of them builds SPARQL text. The work is
+in the domain modules, imported when a function is first called (so ``rulekb
+--help`` stays fast). New domain entry points go here, under the heading of
+their concern; ``tests/test_facade.py`` fails when the CLI or the web imports a
+deep ``kb`` module it does not list.
+
+Where a function takes ``store``, it is a :class:`kb.store_kind.Store` or, where
+said, a callable giving one (opened only when an edition id needs it).
+
+The store ........ open_store, Store, run (a named query), editions, built_base
+A rule ........... rule, history, default_edition, lineage, describe
+Editions ......... edition (an id or a source file), stored_edition
+Questions ........ asker (define, ask)
+Comparisons ...... diff, diff_report, contradictions, cite_check
+Translation ...... translation, french_edition, newest_english
+Building ......... build, export, validate, corpus_dir
 """
 
 from __future__ import annotations
@@ -10,34 +26,27 @@ from ingest import numbers
 
 from . import queries
 from .errors import NotFound
+from .store_kind import Store  # noqa: F401  (the interface front-ends type against)
+
+
+# -- the store ------------------------------------------------------------------
+
+
+def open_store(location: str | None = None) -> Store:
+    """The store at ``location``: an embedded one for a directory, a remote one for an http(s) URL."""
+    from .store_open import open_store as opened
+
+    return opened(location)
 
 
 def run(store, name: str, **params) -> list[dict[str, str]]:
-    query = queries.get(name)
-    return store.select(query.text, query.bindings(params))
+    """The rows of a named query (``queries/NAME.rq``) with ``params`` bound."""
+    return queries.run(store, name, **params)
 
 
 def editions(store) -> list[dict]:
-    rows = run(store, "editions")
-    return [
-        {
-            "edition": row["edition"],
-            "language": row["language"],
-            "effective_date": row.get("effective_date"),
-            "partial": row.get("partial") == "true",
-            "rules": int(row.get("rules", 0)),
-            "source": row.get("source"),
-        }
-        for row in _one_per(rows, "edition")
-    ]
-
-
-def _one_per(rows: list[dict], key: str) -> list[dict]:
-    """Editions with several sources come back once per source: keep the first."""
-    seen: dict[str, dict] = {}
-    for row in rows:
-        seen.setdefault(row[key], row)
-    return list(seen.values())
+    """The editions the KB holds, one row each (``rulekb editions``)."""
+    return queries.editions(store)
 
 
 def rule(store, edition: str, number: str) -> dict:
@@ -90,3 +99,150 @@ def built_base(store) -> str | None:
     iri, edition_id = rows[0]["edition"], rows[0]["id"]
     suffix = f"edition/{edition_id}"
     return iri[: -len(suffix)] if iri.endswith(suffix) else None
+
+
+# -- a rule, its history, any KB resource ---------------------------------------------
+
+
+def history(store, number: str, edition: str | None = None) -> list[dict]:
+    """``rulekb history NUMBER``: the rule's text in every edition (DESIGN.md)."""
+    from .history import history as of
+
+    return of(store, number, edition)
+
+
+def default_edition(store, language: str = "en") -> str:
+    from .history import default_edition as default
+
+    return default(store, language)
+
+
+def lineage(store, edition: str, number: str) -> dict | None:
+    from .history import lineage as of
+
+    return of(store, edition, number)
+
+
+def describe(store, iri: str, kind: str | None = None, base: str | None = None):
+    """The triples describing a KB IRI (what ``/rule/...`` and friends serve as RDF)."""
+    from .describe import describe as triples
+
+    return triples(store, iri, kind, base)
+
+
+# -- editions -------------------------------------------------------------------------
+
+
+def edition(name: str, store=None):
+    """An edition by id from the KB or by a source file, parsed; ``store`` may be a callable."""
+    from .stored_edition import load_edition
+
+    return load_edition(name, store)
+
+
+def stored_edition(store, edition_id: str):
+    """An edition read back from the KB."""
+    from .stored_edition import stored_edition as read
+
+    return read(store, edition_id)
+
+
+# -- questions --------------------------------------------------------------------------
+
+
+def asker(store):
+    """``define`` and ``ask`` over the store (:class:`kb.ask.Asker`; keep one per store)."""
+    from .ask import Asker
+
+    return Asker(store)
+
+
+# -- comparisons ------------------------------------------------------------------------
+
+
+def diff(older, newer, unchanged: bool = False) -> dict:
+    """``rulekb diff``'s JSON: every rule paired with its successor, and the term changes."""
+    from .compare.editions import diff_editions
+
+    return diff_editions(older, newer, unchanged)
+
+
+def diff_report(data: dict, older, newer):
+    """The report of a ``diff`` JSON (rendered by :func:`kb.compare.report.render`)."""
+    from .compare.editions import diff_report as report
+
+    return report(data, older, newer)
+
+
+def contradictions(old: str, new: str, store=None, reasoner: str | None = None) -> dict:
+    """``rulekb contradictions``' JSON; ``store`` may be a callable."""
+    from .compare.editions import compare_editions
+
+    return compare_editions(old, new, store, reasoner)
+
+
+def cite_check(text: str, old, new, bare: bool = False):
+    """Each rule citation of ``text`` (written against ``old``) with its number in ``new``."""
+    from .cite_check import check
+
+    return check(text, old, new, bare)
+
+
+def cite_summary(findings) -> dict[str, int]:
+    """How many citations of each kind (current, renumbered, removed...) ``cite_check`` found."""
+    from .cite_check import summary
+
+    return summary(findings)
+
+
+# -- translation --------------------------------------------------------------------------
+
+
+def translation(sources: list[str], us: str | None = None, base: str = "auto", store=None):
+    """``(data, french, english)``: ``rulekb translation-report``'s JSON and the two editions."""
+    from .translate.from_kb import translation_data
+
+    return translation_data(sources, us, base, store)
+
+
+def french_edition(sources: list[str], store=None):
+    """The French edition named by ``sources``: one KB id, or files/directories parsed."""
+    from .translate.from_kb import load_french
+
+    return load_french(sources, store)
+
+
+def newest_english(store) -> str:
+    """The newest complete English edition of the KB (``--us`` when not given)."""
+    from .translate.from_kb import default_us, english_rows
+
+    return default_us(english_rows(store))
+
+
+# -- building ---------------------------------------------------------------------------------
+
+
+def build(sources: list[str], store, **options):
+    """``rulekb build``: parse the sources and replace the store's content (:func:`kb.build.build`)."""
+    from .build import build as run_build
+
+    return run_build(sources, store, **options)
+
+
+def export(store, edition: str | None, rdf_format: str) -> bytes:
+    from .export import export as run_export
+
+    return run_export(store, edition, rdf_format)
+
+
+def validate(store, editions: list[str] | None = None, all_graphs: bool = False) -> dict:
+    from .validate import validate as run_validate
+
+    return run_validate(store, editions, all_graphs)
+
+
+def corpus_dir():
+    """The real rules corpus (RULEKB_CORPUS, else ../shared/corpus), None when absent."""
+    from .corpus import corpus_dir as where
+
+    return where()

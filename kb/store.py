@@ -1,8 +1,8 @@
-"""Where the KB lives: an embedded Oxigraph store on disk, or a remote SPARQL endpoint.
+"""The embedded store: an Oxigraph (RocksDB) store on disk.
 
-Both speak the same small interface: run a SPARQL query (with bound parameters)
-and get SPARQL JSON results or RDF bytes back; replace the whole content
-atomically. Queries see the default graph as the union of all named graphs
+It satisfies :class:`kb.store_kind.Store`, as the remote endpoint
+(:mod:`kb.remote`) does: run a SPARQL query (with bound parameters) and get
+SPARQL JSON results or RDF bytes back; replace the whole content atomically. Queries see the default graph as the union of all named graphs
 (one graph per edition, plus concepts and the ontology).
 
 Embedded layout (``--store DIR``)::
@@ -21,109 +21,17 @@ from __future__ import annotations
 import fcntl
 import gc
 import os
-import re
 import shutil
 import tempfile
 import time
 from collections.abc import Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import pyoxigraph as ox
 
 from .errors import QueryError, StoreError
-
-RESULT_FORMATS = {
-    "json": ox.QueryResultsFormat.JSON,
-    "xml": ox.QueryResultsFormat.XML,
-    "csv": ox.QueryResultsFormat.CSV,
-    "tsv": ox.QueryResultsFormat.TSV,
-}
-RDF_FORMATS = {
-    "turtle": ox.RdfFormat.TURTLE,
-    "nt": ox.RdfFormat.N_TRIPLES,
-    "nq": ox.RdfFormat.N_QUADS,
-    "trig": ox.RdfFormat.TRIG,
-    "jsonld": ox.RdfFormat.JSON_LD,
-    "xml": ox.RdfFormat.RDF_XML,
-}
-
-
-def default_location() -> str:
-    env = os.environ.get("RULEKB_STORE")
-    if env:
-        return env
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return str(Path(base) / "rulekb" / "store")
-
-
-def open_store(location: str | None = None):
-    """An embedded store for a directory, a remote one for an http(s) URL."""
-    location = location or default_location()
-    if location.startswith(("http://", "https://")):
-        from .remote import RemoteStore
-
-        return RemoteStore(location)
-    return EmbeddedStore(Path(location))
-
-
-@dataclass
-class Answer:
-    """A query's answer: SPARQL results (SELECT/ASK) or RDF (CONSTRUCT/DESCRIBE)."""
-
-    kind: str  # "results" | "graph"
-    data: bytes
-    media_type: str
-
-
-# A WHERE clause to open with the VALUES block -- not one whose group is a bare
-# sub-SELECT ("WHERE { SELECT ... }"): that subquery's own WHERE gets it.
-_WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def bind_values(sparql: str, bindings: dict | None) -> str:
-    """Bind parameters with a VALUES block opening each WHERE clause.
-
-    Terms are serialised by pyoxigraph (IRIs checked, literals escaped), never
-    pasted as text. At the top of the WHERE clause the values drive the join:
-    Oxigraph evaluates ``GRAPH ?ed { ?rule rk:number ?number }`` from them in
-    microseconds, where a trailing VALUES (or a substitution of a projected
-    variable) is joined only after everything else has been computed.
-    """
-    if not bindings:
-        return sparql
-    terms = []
-    for name, value in bindings.items():
-        if not _NAME.match(str(name)):
-            raise QueryError(f"invalid parameter name {name!r} (letters, digits and _)")
-        try:
-            term = _term(value)
-        except ValueError as exc:
-            raise QueryError(f"parameter {name}: {exc} in {value!r}") from None
-        if isinstance(term, ox.BlankNode):
-            raise QueryError(f"parameter {name}: a blank node cannot be bound")
-        terms.append(str(term))
-    names = " ".join(f"?{name}" for name in bindings)
-    values = " ".join(terms)
-    block = f"VALUES ({names}) {{ ({values}) }}"
-    if not _WHERE.search(sparql):
-        return f"{sparql}\n{block}"
-    # every WHERE clause, subqueries included: parameters are constants of the
-    # whole query, and a subquery is evaluated before the outer VALUES reaches it
-    return _WHERE.sub(lambda m: f"{m.group(0)}\n  {block}\n", sparql)
-
-
-def _term(value) -> ox.NamedNode | ox.Literal:
-    """A parameter value: an IRI when it looks like one, else a plain literal."""
-    if isinstance(value, (ox.NamedNode, ox.Literal, ox.BlankNode)):
-        return value
-    text = str(value)
-    if text.startswith(("http://", "https://", "urn:")) and " " not in text:
-        return ox.NamedNode(text)  # ValueError on a bad IRI: bind_values says which parameter
-    return ox.Literal(text)
-
+from .store_kind import RDF_FORMATS, RESULT_FORMATS, Answer, bind_values, default_location  # noqa: F401  (kb.store's names)
 
 class EmbeddedStore:
     # how often a long-lived reader (rulekb serve) looks whether a build swapped `current`
@@ -158,8 +66,15 @@ class EmbeddedStore:
             return self.root
         return None
 
+    @property
+    def local_root(self) -> Path:
+        return self.root
+
     def exists(self) -> bool:
         return self.data_dir() is not None
+
+    def check(self) -> None:
+        self.store()  # a StoreError, in one line, when there is no KB
 
     def store(self) -> ox.Store:
         """The store, opened read-only; reopened on the new build once a build has

@@ -19,9 +19,9 @@ What the KB does not keep, and how it comes back:
   prints them (for texts other than the official layout, whose parser leaves ``refs``
   empty, the KB's citations fill them);
 - a source's format: from its file name's extension;
-- a warning: stored as its printed line ("line 12: ..."); the line comes back from the
-  prefix, the code from the wording (``truncated`` matters: a truncated glossary says
-  nothing past its last term), else ``stored``.
+- a warning: stored with its code (``rk:warningCode``: ``truncated`` matters, a truncated
+  glossary says nothing past its last term) and its printed line ("line 12: ..."), whose
+  prefix gives the line back; a store built before codes were stored gives ``stored``.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def stored_edition(store, edition_id: str) -> Edition:
     for (order, term), entry in sorted(entries.items()):
         edition.glossary.append(GlossaryEntry(term, entry["definition"], _refs(entry), order))
 
-    warnings = [_warning(row["warning"], edition) for row in _run(store, "edition-warnings", edition=edition_id)]
+    warnings = [_warning(row, edition) for row in _run(store, "edition-warnings", edition=edition_id)]
     edition.warnings = sorted(warnings, key=lambda w: (w.line or 0, w.message))
     return edition
 
@@ -118,31 +118,15 @@ def _source(location: str) -> SourceInfo:
 
 
 _LINE = re.compile(r"^line (\d+): ")
-# the wording of the warnings the parser writes (ingest/layouts, ingest/repair.py) -> their code
-_CODES = (
-    ("truncated", re.compile(r"^truncated: |^the (?:text|page) stops in the middle of rule |"
-                             r"^the quote of rule \S+ stops mid-sentence")),
-    ("date-mismatch", re.compile(r"^the text states it is effective as of ")),
-    ("no-date", re.compile(r"^no effective date in the text")),
-    ("misprinted-number", re.compile(r"^rule number printed as \S+; read as \S+ \((?:after|first in)")),
-    ("malformed-number", re.compile(r"^rule number printed as ")),
-    ("duplicate-number", re.compile(r" (?:appears|is quoted) more than once$")),
-    ("out-of-order", re.compile(r"^rule \S+ follows rule \S+$")),
-    ("unknown-line", re.compile(r"kept unplaced: |^glossary text before the first term")),
-    ("doubled-label", re.compile(r"^example label printed twice")),
-    ("no-rules", re.compile(r"^no numbered rules")),
-    ("undated", re.compile(r"^no date for these rules|^the page header dates only other editions")),
-    ("publication-date", re.compile(r"^(?:the article states )?no rules date")),
-    ("excerpt", re.compile(r"^an article quoting rules ")),
-    ("empty-rule", re.compile(r"^rule \S+ has no text$|^the page stops after rule number ")),
-)
 
 
-def _warning(printed: str, edition: Edition) -> ParseWarning:
+def _warning(row: dict, edition: Edition) -> ParseWarning:
+    """A warning as stored: its code as data (``rk:warningCode``), its line back out of the
+    printed text ("line 12: ..."). A store built before codes were stored says "stored"."""
+    printed = row["warning"]
     m = _LINE.match(printed)
     line, message = (int(m.group(1)), printed[m.end():]) if m else (None, printed)
-    code = next((code for code, pattern in _CODES if pattern.search(message)), "stored")
-    return ParseWarning(code, message, line, edition.source.location if edition.source else None)
+    return ParseWarning(row.get("code") or "stored", message, line, edition.source.location if edition.source else None)
 
 
 def load_edition(name: str, store=None) -> Edition:

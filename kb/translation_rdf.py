@@ -33,7 +33,6 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from importlib import resources
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -42,7 +41,7 @@ from rdflib.namespace import RDF, XSD
 from ingest.model import Edition
 
 from .iris import Minter
-from .json_cache import cache_folder, write_json
+from .json_cache import cache_folder, code_digest, write_json
 from .vocab import RK
 
 GRAPH_NAME = "translation"
@@ -190,12 +189,7 @@ def _decimal(value: float) -> ox.Literal:
 
 
 def _code_digest() -> str:
-    h = hashlib.sha256()
-    for package in ("kb.translate", "kb.align"):
-        for module in sorted(resources.files(package).iterdir(), key=lambda f: f.name):
-            if module.name.endswith(".py"):
-                h.update(f"{package}/{module.name}".encode() + b"\0" + module.read_bytes())
-    return h.hexdigest()
+    return code_digest("kb.translate", "kb.align")
 
 
 def _cache_dir() -> Path:

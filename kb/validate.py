@@ -14,7 +14,7 @@ into it): the whole lineage graph would not fit pyshacl's time.
 
 from __future__ import annotations
 
-from . import queries, service
+from . import queries
 
 
 def validate(store, editions: list[str] | None = None, all_graphs: bool = False) -> dict:
@@ -34,7 +34,7 @@ def validate(store, editions: list[str] | None = None, all_graphs: bool = False)
 
 
 def _graphs_to_shape_check(store, editions: list[str] | None, all_graphs: bool) -> list[str]:
-    rows = service.run(store, "edition-graphs")
+    rows = queries.run(store, "edition-graphs")
     by_id = {row["edition"]: row for row in rows}
     if all_graphs:
         chosen = [row["ed"] for row in rows]

@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 41 classes, 37 object properties, 33 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 42 classes, 38 object properties, 34 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -50,6 +50,7 @@ class RK(DefinedNamespace):
     NotAZone: URIRef  # A place the rules name that is not a zone under the current rules, such as outside the game, or the phased-out zone of older editions.
     ObjectOnTheStack: URIRef  # Any object in the stack zone. A defined class: a reasoner finds which kinds of object belong to it (spells, copies of spells, abilities on the stack).
     ObsoleteRule: URIRef  # A rule or game mechanism that older editions had and the current rules no longer have.
+    ParseWarning: URIRef  # A problem the parser found while reading an edition's source, with its code (rk:warningCode) and its printed line (rk:warning).
     Part: URIRef  # A top-level division of an edition, numbered with one digit (e.g. 1, game concepts).
     Permanent: URIRef  # A card or a token on the battlefield, and only that. Every permanent has an owner and a controller.
     Player: URIRef  # One of the people in a game. A player is not an object.
@@ -82,6 +83,7 @@ class RK(DefinedNamespace):
     frRule: URIRef  # The French rule a translation finding is about (none for an English rule missing from the French).
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
+    hasWarning: URIRef  # A warning the parser gave about the edition's source.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
     lineage: URIRef  # The lineage a version of a rule belongs to.
@@ -138,6 +140,7 @@ class RK(DefinedNamespace):
     usValue: URIRef  # What the English has that the French lacks, as the finding's kind reads it: cited rules, numbers, card names, a sentence count, or the English term rendered two ways.
     value: URIRef  # A statement's value, normalised so that a rewording compares equal (e.g. 'card', 'player who created it').
     warning: URIRef  # A problem found while reading the source, kept for the reader (e.g. a misprinted number read back, a truncated file).
+    warningCode: URIRef  # What kind of problem a parse warning is, as the parser names it: truncated, date-mismatch, misprinted-number, out-of-order, unknown-line...
 
     # Annotation properties
     denotes: URIRef  # Links a concept to the class or individual of the game-concept layer it names (e.g. the concept "token" to rk:Token). An annotation property, so a knowledge base using it stays in OWL 2 DL.

@@ -23,6 +23,8 @@ from rdflib.namespace import DefinedNamespaceMeta
 
 import ontology
 
+from .errors import KBError
+
 NAMESPACE = "https://w3id.org/rulekb#"
 VOCAB_FILE = Path(__file__).with_name("vocab.py")
 
@@ -36,7 +38,7 @@ KINDS: dict[URIRef, tuple[str, str]] = {
 }
 
 
-class VocabularyError(ValueError):
+class VocabularyError(KBError, ValueError):
     """The ontology cannot give a clean vocabulary (undeclared or ambiguous rk: term)."""
 
 

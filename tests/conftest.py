@@ -7,18 +7,16 @@ run can never go green by skipping them.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from kb.corpus import corpus_dir
 
+from .helpers import need
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 @pytest.fixture(scope="session")
@@ -26,9 +24,7 @@ def corpus() -> Path:
     found = corpus_dir()
     if found is None or not (found / "en").is_dir():
         message = "the rules corpus is missing (set RULEKB_CORPUS or put it at ../shared/corpus)"
-        if _in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
+        need(message)
     return found
 
 
@@ -118,9 +114,7 @@ def browser():
     driver_path = shutil.which("chromedriver")
     if not (chromium and driver_path):
         message = "headless Chromium is missing (apt-get install chromium chromium-driver)"
-        if _in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
+        need(message)
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service

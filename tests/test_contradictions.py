@@ -11,21 +11,19 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from ingest.model import Edition, GlossaryEntry, ParseWarning, Rule
-from kb import infer, reasoning
+from kb import reasoning
 from kb.compare import Finding, contradictions, term_changes, to_json
 from kb.compare.terminology import canonical_value
 
+from .helpers import need
+
 GOLD = Path(__file__).parent / "data" / "contradictions_gold.tsv"
 
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def edition(eid: str, rules: dict[str, str], glossary: dict[str, str] | None = None) -> Edition:
@@ -243,9 +241,7 @@ def test_owlrl_reports_the_axioms_that_clash():
 @pytest.fixture(scope="module")
 def java() -> None:
     if not reasoning.java_available():
-        if _in_ci():
-            pytest.fail(reasoning.HERMIT_NEEDS_JAVA)
-        pytest.skip(reasoning.HERMIT_NEEDS_JAVA)
+        need(reasoning.HERMIT_NEEDS_JAVA)
 
 
 def test_hermit_reports_the_axioms_that_clash(java):

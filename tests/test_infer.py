@@ -18,17 +18,14 @@ from kb.lexicon import ontology_labels as _ontology_labels
 from kb.definitions import Statement as S
 from kb.definitions import edition_statements
 
+from .helpers import in_ci, need
 
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 @pytest.fixture(scope="session")
 def java() -> None:
     if not reasoning.java_available():
-        if _in_ci():
-            pytest.fail(reasoning.HERMIT_NEEDS_JAVA)
-        pytest.skip(reasoning.HERMIT_NEEDS_JAVA)
+        need(reasoning.HERMIT_NEEDS_JAVA)
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +147,7 @@ def test_the_edition_axioms_are_in_the_owl2_dl_profile(java, terms):
     try:
         assert reasoning.dl_profile_violations(axiom_set(EDITION, terms).graph()) == []
     except reasoning.ReasonerError as error:  # a JRE without a compiler cannot run the check
-        if _in_ci():
+        if in_ci():
             raise
         pytest.skip(str(error))
 

@@ -7,7 +7,6 @@ developer machine and FAIL in CI (CI=true), so CI cannot pass by skipping them.
 from __future__ import annotations
 
 import io
-import os
 import re
 import subprocess
 import sys
@@ -21,6 +20,8 @@ import ontology
 from kb import reasoning, vocabgen
 from kb.vocab import NAMESPACE, RK, VERSION
 
+from .helpers import need
+
 PROJECT = Path(__file__).resolve().parent.parent
 RKNS = Namespace(NAMESPACE)
 EX = Namespace("http://example.org/kb/")
@@ -33,20 +34,12 @@ BUILT_IN = ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", str(RDFS), str(OWL), 
 CHECKED = (NAMESPACE, str(SKOS), str(DCTERMS), "http://www.w3.org/ns/prov#", "http://purl.org/vocab/vann/")
 
 
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def _need(reason: str) -> None:
-    if _in_ci():
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
 def java() -> None:
     if not reasoning.java_available():
-        _need(reasoning.HERMIT_NEEDS_JAVA)
+        need(reasoning.HERMIT_NEEDS_JAVA)
 
 
 @pytest.fixture(scope="module")
@@ -313,14 +306,14 @@ def test_ontology_is_in_the_owl2_dl_profile(java, onto):
     try:
         assert reasoning.dl_profile_violations(onto) == []
     except reasoning.ReasonerError as error:
-        _need(str(error))
+        need(str(error))
 
 
 def test_dl_profile_check_reports_an_undeclared_class(java):
     try:
         violations = reasoning.dl_profile_violations(f"<{EX}a> <{RDFS.subClassOf}> <{EX}b> .")
     except reasoning.ReasonerError as error:
-        _need(str(error))
+        need(str(error))
     assert any("undeclared class" in v.lower() for v in violations)
 
 

@@ -23,7 +23,8 @@ import pytest
 import kb.remote
 from kb.errors import NotFound, QueryError, StoreError
 from kb.remote import RemoteStore, endpoints, with_values
-from kb.store import RDF_FORMATS, open_store
+from kb.store_kind import RDF_FORMATS
+from kb.store_open import open_store
 
 EX = "http://example.org/"
 FIXTURE = Path(__file__).parent / "fixtures" / "invented-cr-2030-05-05.txt"

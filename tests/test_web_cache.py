@@ -140,10 +140,10 @@ def test_a_store_without_a_data_directory_is_not_cached(tmp_path):
         calls["n"] += 1
         return PlainTextResponse("x")
 
-    class Remote:
-        pass
+    from kb.remote import RemoteStore
 
-    with WebServer(with_response_cache(Starlette(routes=[Route("/p", page)]), Remote())) as root:
+    remote = RemoteStore("http://localhost:9/sparql")  # never asked: its data_dir() is None
+    with WebServer(with_response_cache(Starlette(routes=[Route("/p", page)]), remote)) as root:
         http(root + "p")
         http(root + "p")
     assert calls["n"] == 2

@@ -18,10 +18,10 @@ def define(
     format: Format = FormatOption,
 ) -> None:
     """Define a game concept: labels (en/fr), defining rules, broader/narrower/related concepts, historical names."""
-    from ..ask import Asker
+    from ..service import asker
 
     with errors_as_exit_codes():
-        data = Asker(_store(store)).define(term, language=lang, edition=edition)
+        data = asker(_store(store)).define(term, language=lang, edition=edition)
     if format is Format.json:
         emit_json(data)
         return
@@ -46,10 +46,10 @@ def ask(
     format: Format = FormatOption,
 ) -> None:
     """Answer a definitional question with the rules that support the answer and the SPARQL used."""
-    from ..ask import Asker
+    from ..service import asker
 
     with errors_as_exit_codes():
-        data = Asker(_store(store)).ask(question, edition=edition)
+        data = asker(_store(store)).ask(question, edition=edition)
     if format is Format.json:
         emit_json(data)
     elif data.get("answer") is None:

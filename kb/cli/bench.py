@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ..corpus import corpus_dir
+from ..service import corpus_dir
 from .app import Format, FormatOption, app
 from .kb_commands import StoreOption, _store
 from .output import emit_json, errors_as_exit_codes, fail, stdout
@@ -260,9 +260,9 @@ def bench_serve_command(
 
     with errors_as_exit_codes():
         kb = _store(store)
-        if not hasattr(kb, "data_dir"):
+        if kb.local_root is None:
             fail("bench serve needs an embedded store (a directory), not a SPARQL endpoint URL")
-        kb.store()
+        kb.check()
         edition = edition or latest_edition(kb)
         figures = bench_serve(
             kb, kb.location, edition, default_base(base_iri), duration=3 if quick else duration, threads=threads,

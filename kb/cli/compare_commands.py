@@ -12,6 +12,7 @@ import sys
 
 import typer
 
+from .. import service
 from .app import Format, FormatOption, app
 from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stderr, stdout
@@ -52,7 +53,7 @@ def contradictions(
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
     with errors_as_exit_codes():
-        data = compare_editions(old, new, store, None if reasoner is Reasoner.none else reasoner.value)
+        data = service.contradictions(old, new, LazyStore(store), None if reasoner is Reasoner.none else reasoner.value)
     if report is not None:
         from ..compare.report import contradictions_report, render
 
@@ -61,35 +62,6 @@ def contradictions(
         emit_json(data)
     else:
         _print_text(data)
-
-
-def compare_editions(old: str, new: str, store: str | None = None, reasoner: str | None = None) -> dict:
-    """The ``rulekb contradictions`` JSON: ``{"old", "new", "items", "term_changes", "reasoner"}``."""
-    from ..compare import contradictions as find, term_changes, to_json
-    from ..errors import KBError
-    from ..stored_edition import load_edition
-
-    opener = LazyStore(store)
-    old_edition = load_edition(old, opener)
-    new_edition = old_edition if new == old else load_edition(new, opener)
-    if old_edition.id == new_edition.id and old_edition.rules == new_edition.rules:
-        findings, changes = [], []  # the same edition twice: nothing to compare
-    else:
-        try:
-            findings = find(old_edition, new_edition, reasoner=reasoner)
-        except Exception as exc:
-            from ..reasoning import JavaMissingError, ReasonerError
-
-            if isinstance(exc, JavaMissingError):
-                raise KBError(f"--reasoner hermit needs Java 11+ ({exc}); --reasoner owlrl needs none") from None
-            if isinstance(exc, ReasonerError):
-                raise KBError(f"the reasoner failed: {exc}") from None
-            raise
-        changes = term_changes(old_edition, new_edition)
-    data = to_json(findings, old_edition.id, new_edition.id)
-    data["term_changes"] = [change.to_dict() for change in changes]
-    data["reasoner"] = reasoner
-    return data
 
 
 def _short(text: str, limit: int = 240) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from .. import service
 from .app import Format, FormatOption, app
 from .compare_commands import EditionArgument, ReportKind
 from .kb_commands import LazyStore, StoreOption
@@ -21,15 +22,11 @@ KINDS = ("renumbered", "modified", "added", "removed", "split", "merged")
 
 
 def _editions(names: list[str], opener: LazyStore):
-    from ..stored_edition import load_edition
-
-    return [load_edition(name, opener) for name in names]
+    return [service.edition(name, opener) for name in names]
 
 
 def _newest(opener: LazyStore, language: str) -> str:
-    from ..service import run
-
-    rows = [r for r in run(opener(), "edition-graphs") if r["language"] == language and r.get("partial") != "true"]
+    rows = [r for r in service.run(opener(), "edition-graphs") if r["language"] == language and r.get("partial") != "true"]
     if not rows:
         fail(f"no complete {language} edition in the knowledge base: give --to")
     return rows[-1]["edition"]
@@ -49,18 +46,13 @@ def diff(
     (renumbered, modified, added, removed, split, merged, with a similarity), and the terms that changed."""
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
-    from ..align import align
-    from ..compare import term_changes
-
     with errors_as_exit_codes():
         older, newer = _editions([old, new], LazyStore(store))
-        alignment = align(older, newer)
-        data = alignment.to_dict(unchanged=unchanged)
-        data["term_changes"] = [change.to_dict() for change in term_changes(older, newer)]
+        data = service.diff(older, newer, unchanged=unchanged)
     if report is not None:
         from ..compare.report import render
 
-        sys.stdout.write(render(_diff_report(data, older, newer), report.value))
+        sys.stdout.write(render(service.diff_report(data, older, newer), report.value))
     elif format is Format.json:
         emit_json(data)
     else:
@@ -74,24 +66,6 @@ def diff(
             stdout.print(f"  term: {change['old']} -> {change['new']} ({change['rules']} rules)", highlight=False, markup=False)
 
 
-def _diff_report(data: dict, older, newer):
-    from ..compare.report import Entry, Pane, Report, term_change_rows
-
-    old_rules = {r.number: r.text for r in older.rules}
-    new_rules = {r.number: r.text for r in newer.rules}
-    entries = []
-    for change in data["changes"]:
-        old_pane = Pane(data["old"], change["old"], old_rules.get(change["old"], "")) if change["old"] else None
-        new_pane = Pane(data["new"], change["new"], new_rules.get(change["new"], "")) if change["new"] else None
-        title = f"{change['kind']}: {change['old'] or '—'} → {change['new'] or '—'}"
-        entries.append(Entry(title, old_pane, new_pane, (), change["kind"]))
-    counts = ", ".join(f"{n} {kind}" for kind, n in data["counts"].items() if n)
-    tables = ()
-    if data["term_changes"]:
-        tables = (("Term changes", ("old term", "new term", "rules", "examples"), term_change_rows(data["term_changes"])),)
-    return Report(f"{data['old']} → {data['new']}", (counts,), tuple(entries), tables)
-
-
 @app.command("cite-check")
 def cite_check(
     file: Path = typer.Argument(..., help="A text or source file citing rules (\"CR 702.19b\", \"rule 111.2\", \"see 613.1f\"); - for stdin."),
@@ -102,7 +76,7 @@ def cite_check(
     format: Format = FormatOption,
 ) -> None:
     """Stale rule citations: each CR citation of a text, with the number it has in the target edition, or that it was removed."""
-    from ..cite_check import check, summary
+    from ..service import cite_check as check_citations, cite_summary
 
     if str(file) == "-":
         text = sys.stdin.read()
@@ -118,8 +92,8 @@ def cite_check(
         [older] = _editions([as_of], opener)
         target = to or _newest(opener, older.language)
         [newer] = _editions([target], opener)
-        findings = check(text, older, newer, bare=bare)
-    data = {"file": str(file), "as_of": older.id, "to": newer.id, "counts": summary(findings),
+        findings = check_citations(text, older, newer, bare=bare)
+    data = {"file": str(file), "as_of": older.id, "to": newer.id, "counts": cite_summary(findings),
             "citations": [f.to_dict() for f in findings]}
     if format is Format.json:
         emit_json(data)

@@ -12,7 +12,7 @@ from ingest.errors import IngestError
 from ingest.model import Edition
 from ingest.parse import ParseResult, document_files, parse_source
 
-from ..corpus import corpus_dir
+from ..service import corpus_dir
 from .app import Format, FormatOption, app
 from .output import emit_json, errors_as_exit_codes, fail, progress, stderr, stdout
 

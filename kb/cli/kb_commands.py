@@ -22,7 +22,7 @@ BaseOption = typer.Option(None, "--base-iri", help="Base of the IRIs the KB mint
 
 
 def _store(location: str | None):
-    from ..store import open_store
+    from ..service import open_store
 
     return open_store(location)
 
@@ -55,8 +55,8 @@ def build(
     format: Format = FormatOption,
 ) -> None:
     """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
-    from ..build import build as run_build
-    from ..corpus import corpus_dir
+    from ..service import build as run_build
+    from ..service import corpus_dir
 
     if not sources:
         corpus = corpus_dir()
@@ -280,7 +280,7 @@ def validate(
     format: Format = FormatOption,
 ) -> None:
     """Check the KB: SHACL shapes and the QC queries in queries/checks (exit 1 on violations)."""
-    from ..validate import validate as run_validate
+    from ..service import validate as run_validate
 
     with errors_as_exit_codes():
         report = run_validate(_store(store), editions=edition or None, all_graphs=all_graphs)
@@ -306,7 +306,7 @@ def export(
     store: str = StoreOption,
 ) -> None:
     """Write RDF to stdout: one edition's graph, or the whole KB."""
-    from ..export import export as run_export
+    from ..service import export as run_export
 
     with errors_as_exit_codes():
         data = run_export(_store(store), edition, rdf)

@@ -10,13 +10,25 @@ from contextlib import contextmanager
 import typer
 from rich.console import Console
 
-from ingest.errors import IngestError
-from kb.errors import KBError
+from kb.errors import RulekbError
 
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 1
+EXIT_INTERRUPTED = 130
+
+
+def exit_code(exc: BaseException) -> int:
+    """The one place an exception becomes an exit code: any :class:`RulekbError`
+    (bad input, a missing store, a refused query, whatever its HTTP-like status)
+    is the user's to fix -- 2; an interrupt 130; anything else is a bug -- 1."""
+    if isinstance(exc, RulekbError):
+        return EXIT_BAD_INPUT
+    if isinstance(exc, KeyboardInterrupt):
+        return EXIT_INTERRUPTED
+    return EXIT_INTERNAL
 
 
 def emit_json(data) -> None:
@@ -34,11 +46,11 @@ def errors_as_exit_codes():
     """Turn domain errors into one line on stderr and exit 2 -- never a traceback."""
     try:
         yield
-    except (IngestError, KBError) as exc:
-        fail(str(exc))
-    except KeyboardInterrupt:
+    except RulekbError as exc:
+        fail(str(exc), exit_code(exc))
+    except KeyboardInterrupt as exc:
         stderr.print("rulekb: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(exit_code(exc)) from None
     except (typer.Exit, typer.Abort):
         raise
     except Exception as exc:  # a bug, not bad input: say so in one line
@@ -49,7 +61,7 @@ def errors_as_exit_codes():
             markup=False,
             highlight=False,
         )
-        raise typer.Exit(1) from None
+        raise typer.Exit(exit_code(exc)) from None
 
 
 def progress(total: int | None, description: str):

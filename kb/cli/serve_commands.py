@@ -56,7 +56,7 @@ def build_app(store, base_iri: str | None, *, max_rows: int, timeout: float, cac
 
 def app_from_env():
     """uvicorn's factory for each worker process (``kb.cli.serve_commands:app_from_env``)."""
-    from ..store import open_store
+    from ..service import open_store
 
     env = os.environ
     return build_app(
@@ -113,8 +113,7 @@ def serve(
         fail("--query-workers must be 1 or more")
     with errors_as_exit_codes():
         kb = _store(store)
-        if hasattr(kb, "store"):
-            kb.store()  # fail now, in one line, when there is no KB
+        kb.check()  # fail now, in one line, when there is no KB
         base_iri = _base_to_serve(kb, base_iri)
         stderr.print(f"rulekb: SPARQL endpoint at http://{host}:{port}/sparql"
                      + (f" ({workers} worker processes)" if workers > 1 else ""), markup=False, highlight=False)
@@ -123,8 +122,7 @@ def serve(
                                 query_workers=query_workers, cache_sparql=cache_sparql)
             uvicorn.run(web_app, host=host, port=port, log_level="warning", **UVICORN_LIMITS)
             return
-        if hasattr(kb, "close"):
-            kb.close()  # the workers open their own
+        kb.close()  # the workers open their own
         settings = {"store": kb.location, "base_iri": base_iri or "", "max_rows": max_rows,
                     "timeout": timeout, "cache": cache, "query_workers": query_workers,
                     "cache_sparql": int(cache_sparql)}

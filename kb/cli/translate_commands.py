@@ -6,135 +6,22 @@ text combine as ``rulekb ingest`` combines them) or from the KB by id; the Engli
 from the KB (or a source file). The work is :mod:`kb.translate`.
 
 Base detection (which English edition the French translates) reads its candidates
-from the KB. Why a date window by default: reading an edition back costs a quarter
-to half a second, so all 128 English editions take about a minute, while French
-translations lag the English by months, rarely years. ``--base auto`` reads the
-complete English editions dated from three years before to six months after the
-French text's date (all of them when the French is undated); ``--base all`` reads
-every complete English edition (slow; the JSON's ``base.seconds`` says how long);
-``--base ID`` takes that edition and detects nothing.
+from the KB, in a date window (``--base auto``), all of them (``--base all``) or one
+(``--base ID``): :mod:`kb.translate.from_kb` says why.
 """
 
 from __future__ import annotations
 
 import enum
 import sys
-import time
 
 import typer
 
+from .. import service
 from .app import Format, FormatOption, app
 from .compare_commands import ReportKind
 from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stdout
-
-WINDOW_BEFORE_YEARS = 3  # a translation may lag its English edition this long
-WINDOW_AFTER_MONTHS = 6  # a French page's date may precede the English it shows
-
-
-def load_french(sources: list[str], opener):
-    """The French edition named by ``sources``: one KB id, or files/directories parsed."""
-    from pathlib import Path
-
-    from ..errors import KBError
-    from ..stored_edition import stored_edition
-
-    if len(sources) == 1 and not Path(sources[0]).exists() and "/" in sources[0] \
-            and not sources[0].endswith((".txt", ".html", ".htm", ".pdf", ".docx")):
-        edition = stored_edition(opener(), sources[0])
-    else:
-        from ingest.parse import parse_many
-
-        for source in sources:
-            if not source.startswith(("http://", "https://")) and not Path(source).exists():
-                raise KBError(f"no file or directory {source!r}")
-        result = parse_many(sources)
-        french = [e for e in result.editions if e.language == "fr" and e.rules]
-        if not french:
-            empty = [e for e in result.editions if e.language == "fr"]
-            if len(empty) == 1:
-                return empty[0]  # a French text without rules (an official excerpt's front matter): said, not failed
-            raise KBError(f"no French rules in {', '.join(sources)}")
-        if len(french) > 1:
-            raise KBError(f"the sources hold {len(french)} French texts ({', '.join(e.id for e in french)}): "
-                          "give the files of one")
-        edition = french[0]
-    if edition.language != "fr":
-        raise KBError(f"{edition.id} is not French")
-    return edition
-
-
-def _english_rows(opener) -> list[dict]:
-    from .. import service
-
-    rows = [e for e in service.editions(opener()) if e["language"] == "en" and not e["partial"]
-            and e["effective_date"]]
-    return sorted(rows, key=lambda e: e["effective_date"])
-
-
-def _default_us(rows: list[dict]) -> str:
-    """``--us`` when not given: the newest complete English edition of the KB."""
-    from ..errors import KBError
-
-    if not rows:
-        raise KBError("no complete English edition in the knowledge base: give --us")
-    return rows[-1]["edition"]
-
-
-def _window(date: str | None) -> tuple[str, str] | None:
-    if not date:
-        return None
-    year, month = int(date[:4]), int(date[5:7])
-    month += WINDOW_AFTER_MONTHS
-    year_after, month_after = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return f"{year - WINDOW_BEFORE_YEARS:04d}{date[4:]}", f"{year_after:04d}-{month_after:02d}{date[7:]}"
-
-
-def translation_data(sources: list[str], us: str | None = None, base: str = "auto", store: str | None = None):
-    """``(data, french, english)``: the JSON of ``rulekb translation-report`` and the two editions."""
-    from ..errors import KBError
-    from ..stored_edition import load_edition, stored_edition
-    from ..translate.drift import drift_report
-
-    opener = LazyStore(store)
-    fr = load_french(sources, opener)
-    rows = None
-    if us is None:
-        rows = _english_rows(opener)
-        us = _default_us(rows)
-    english = load_edition(us, opener)
-    if english.language != "en":
-        raise KBError(f"--us {english.id} is not English")
-    started = time.perf_counter()
-    info: dict = {"mode": base}
-    if not fr.rules:
-        note = f"no French rules in {fr.id}: the text holds no numbered rules, nothing to compare"
-        info.update({"candidates": 0, "score": None, "runner_up": None, "runner_up_score": None, "seconds": 0.0})
-        return ({"fr_edition": fr.id, "us_edition": english.id, "base_detected": None, "items": [], "note": note,
-                 "coverage": {"sections": [], "english_rules_in_span": 0, "english_rules_total": len(english.rules),
-                              "french_rules": 0, "spans": {}},
-                 "base": info, "stale_checked": False}, fr, english)
-    if base in ("auto", "all"):
-        rows = rows if rows is not None else _english_rows(opener)
-        window = _window(fr.effective_date) if base == "auto" else None
-        chosen = [r["edition"] for r in rows if window is None or window[0] <= r["effective_date"] <= window[1]]
-        if not chosen:
-            chosen = [r["edition"] for r in rows]
-            window = None
-        candidates = [english if name == english.id else stored_edition(opener(), name) for name in chosen]
-        info["window"] = list(window) if window else None
-        data = drift_report(fr, english, candidates=candidates)
-    else:
-        base_edition = english if base == english.id else load_edition(base, opener)
-        if base_edition.language != "en":
-            raise KBError(f"--base {base_edition.id} is not English")
-        data = drift_report(fr, english, base=base_edition)
-    info.update(data["base"])
-    info["seconds"] = round(time.perf_counter() - started, 2)  # reading the candidates included
-    data["base"] = info
-    data.pop("pairs", None)  # the build's translationOf links; not in the report's JSON
-    return data, fr, english
-
 
 def _print_text(data: dict, fr, english) -> None:
     from collections import Counter
@@ -204,7 +91,7 @@ def translation_report_command(
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
     with errors_as_exit_codes():
-        data, fr, english = translation_data(sources, us, base, store)
+        data, fr, english = service.translation(sources, us, base, LazyStore(store))
     if report is not None:
         from ..compare.report import render
         from ..translate.worklist import worklist
@@ -239,14 +126,12 @@ def lexicon(
     with errors_as_exit_codes():
         glossaries = []
         if glossary:
-            from ..stored_edition import load_edition
-
             opener = LazyStore(store)
             if us is None:
-                us = _default_us(_english_rows(opener))
-            english = load_edition(us, opener)
+                us = service.newest_english(opener)
+            english = service.edition(us, opener)
             for source in glossary:
-                glossaries.append((load_french(source.split(","), opener), english))
+                glossaries.append((service.french_edition(source.split(","), opener), english))
         pairs = term_pairs(glossaries)
     if format is LexiconFormat.json:
         emit_json(pairs)

@@ -66,7 +66,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .common import _ontology
+from .common import _ontology_keys
+from .french import _lexicon as _french_lexicon
 from .english import _English
 from .french import _French
 
@@ -139,7 +140,8 @@ def _sentence_statements(sentence: str, language: str) -> tuple[Statement, ...]:
 
 def load_lexicon() -> None:
     """Read the ontology's concept keys and French labels now (once per process)."""
-    _ontology()
+    _ontology_keys()
+    _french_lexicon()
 
 
 def clear_caches() -> None:

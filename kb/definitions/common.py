@@ -72,18 +72,21 @@ _DOCUMENT_TERMS = {"DocumentUnit", "Edition", "Part", "Section", "Rule", "Exampl
 
 
 @cache
-def _ontology() -> tuple[frozenset[str], dict[tuple[str, ...], str]]:
-    """The game-concept layer's concept keys, and its French labels
-    (normalised words) -> English concept key, :data:`_FR_TERMS` taking
-    precedence."""
+def _ontology_keys() -> frozenset[str]:
+    """The game-concept layer's concept keys (its French labels: :func:`.french._lexicon`)."""
+    return frozenset(_concept_labels())
+
+
+@cache
+def _concept_labels() -> dict[str, dict]:
+    """The ontology's labels by concept key, the game-concept layer only (no document
+    terms, no properties but owner and controller)."""
     import rdflib
     from rdflib.namespace import OWL, RDF
 
     from ontology import turtle
 
     from ..lexicon import ontology_labels as _ontology_labels
-
-    from .french import _FR_TERMS, _fr_words  # the French lexicon reads words the French way
 
     graph = rdflib.Graph().parse(data=turtle(), format="turtle")
     properties = {s for t in (OWL.ObjectProperty, OWL.DatatypeProperty, OWL.AnnotationProperty)
@@ -92,13 +95,7 @@ def _ontology() -> tuple[frozenset[str], dict[tuple[str, ...], str]]:
               if not any(iri.rsplit("#", 1)[-1] in _DOCUMENT_TERMS or
                          (rdflib.URIRef(iri) in properties and not iri.endswith(("#owner", "#controller")))
                          for iri in by_lang.get("denotes", []))}
-    french: dict[tuple[str, ...], str] = {}
-    for key, by_lang in labels.items():
-        for label in by_lang.get("fr", []):
-            french.setdefault(tuple(_fr_words(label)), key)
-    for term, key in _FR_TERMS.items():
-        french[tuple(_fr_words(term))] = key
-    return frozenset(labels), french
+    return labels
 
 
 def _subject_key(words: list[str], qualifier: str) -> tuple[str, str]:
@@ -117,6 +114,70 @@ def _location_key(words: list[str], location: str) -> tuple[str, str]:
     phrase = " ".join(words)
     if location:
         composite = concept_key(f"{phrase} {location.replace('-', ' ')}")
-        if composite in _ontology()[0]:
+        if composite in _ontology_keys():
             return composite, ""
     return concept_key(phrase), location
+
+
+class Reader:
+    """The skeleton both definition readers share (one sentence -> statement tuples); a
+    language gives its patterns and the steps that differ:
+
+    - ``UNLESS``: the exception in parentheses ("(unless it's a token)"), its group read by
+      :meth:`_unless`; ``BY_DEFAULT``: the lead that qualifies the whole sentence;
+      ``START_REJECT``: sentences that define nothing;
+    - :meth:`_prepare` (typos of the source), :meth:`_trim` (leads and the final stop),
+      :meth:`_after_default`, and the readers proper: :meth:`_members` (a list of
+      members), :meth:`_clauses` and :meth:`_clause`.
+    """
+
+    UNLESS: re.Pattern
+    BY_DEFAULT: re.Pattern
+    START_REJECT: re.Pattern
+
+    def __init__(self, sentence: str):
+        self.sentence = sentence
+
+    def read(self) -> list[tuple]:
+        s = self._prepare(_clean(self.sentence))
+        unless = ""
+        m = self.UNLESS.search(s)
+        if m:
+            unless = self._unless(m.group(1))
+        s = self._trim(_drop_parentheses(s))
+        if not s:
+            return []
+        listed = self._members(s)
+        if listed is not None:
+            return listed
+        qualifier = ""
+        m = self.BY_DEFAULT.match(s)
+        if m:
+            s, qualifier = self._after_default(s[m.end():]), "by-default"
+        if self.START_REJECT.match(s):
+            return []
+        out: list[tuple] = []
+        for clause in self._clauses(s):
+            out.extend(self._clause(clause, _join(qualifier, unless)))
+        return out
+
+    def _prepare(self, s: str) -> str:
+        return s
+
+    def _trim(self, s: str) -> str:
+        return s.rstrip(" .")
+
+    def _after_default(self, s: str) -> str:
+        return s
+
+    def _unless(self, text: str) -> str:
+        raise NotImplementedError
+
+    def _members(self, s: str) -> list[tuple] | None:
+        raise NotImplementedError
+
+    def _clauses(self, s: str) -> list[str]:
+        raise NotImplementedError
+
+    def _clause(self, clause: str, qualifier: str) -> list[tuple]:
+        raise NotImplementedError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..concepts import concept_key
-from .common import _article, _clean, _drop_parentheses, _join, _location_key, _ontology, _singular_en, _subject_key
+from .common import Reader, _article, _join, _location_key, _ontology_keys, _singular_en, _subject_key
 
 # --------------------------------------------------------------------------
 # English
@@ -47,36 +47,18 @@ _EN_NUMBERS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", 
 _TOKEN = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'/-]*|—|[,;:.()\"{}\[\]]")
 
 
-class _English:
+class _English(Reader):
     """Reads one English sentence (see :func:`extract`)."""
 
-    def __init__(self, sentence: str):
-        self.sentence = sentence
+    UNLESS = re.compile(r"\(unless it(?:'s| is) (?:a|an) ([a-z -]+?)[;)]")
+    BY_DEFAULT = re.compile(r"By default,\s+")
+    START_REJECT = _EN_START_REJECT
 
-    def read(self) -> list[tuple]:
-        s = _clean(self.sentence)
-        unless = ""
-        m = re.search(r"\(unless it(?:'s| is) (?:a|an) ([a-z -]+?)[;)]", s)
-        if m:
-            unless = "unless-" + concept_key(m.group(1))
-        s = _drop_parentheses(s)
-        s = re.sub(r"^(?:Notably|Also|Similarly|In addition|Note that),\s+", "", s)
-        s = s.rstrip(" .")
-        if not s:
-            return []
-        listed = self._members(s)
-        if listed is not None:
-            return listed
-        qualifier = ""
-        m = re.match(r"By default,\s+", s)
-        if m:
-            s, qualifier = s[m.end():], "by-default"
-        if _EN_START_REJECT.match(s):
-            return []
-        out: list[tuple] = []
-        for clause in self._clauses(s):
-            out.extend(self._clause(clause, _join(qualifier, unless)))
-        return out
+    def _unless(self, text: str) -> str:
+        return "unless-" + concept_key(text)
+
+    def _trim(self, s: str) -> str:
+        return re.sub(r"^(?:Notably|Also|Similarly|In addition|Note that),\s+", "", s).rstrip(" .")
 
     @staticmethod
     def _clauses(s: str) -> list[str]:
@@ -276,7 +258,7 @@ def _en_subject(text: str, plural: bool = False) -> list[tuple[list[str], str]]:
         if w in ("or", "and") or (w in ("a", "an") and k and words[k - 1] in ("of", "from")):
             continue
         if w in _EN_NOT_NOUN or w in _EN_BOUNDARY or w == "of" or not re.fullmatch(r"[a-z][a-z-]*", w):
-            if len(words) > 1 and concept_key(" ".join(words)) in _ontology()[0]:
+            if len(words) > 1 and concept_key(" ".join(words)) in _ontology_keys():
                 return [(words, qualifier)]  # a term of the ontology: "outside the game"
             return []
     if words[0] in ("nontoken", "noncopy"):

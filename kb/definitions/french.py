@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from ..concepts import concept_key
-from .common import _article, _clean, _drop_parentheses, _join, _ontology
+from .common import Reader, _article, _clean, _concept_labels, _join, _ontology_keys
 
 # --------------------------------------------------------------------------
 # French
@@ -118,9 +119,26 @@ _FR_ARTICLES = {_fr_singular(_fold(w)) for w in _FR_ARTICLES}
 _FR_BOUNDARY = {_fr_singular(_fold(w)) for w in _FR_BOUNDARY}
 
 
+def french_lexicon(labels: dict[str, dict]) -> dict[tuple[str, ...], str]:
+    """French labels (normalised words) -> English concept key: the ontology's labels,
+    :data:`_FR_TERMS` taking precedence."""
+    french: dict[tuple[str, ...], str] = {}
+    for key, by_lang in labels.items():
+        for label in by_lang.get("fr", []):
+            french.setdefault(tuple(_fr_words(label)), key)
+    for term, key in _FR_TERMS.items():
+        french[tuple(_fr_words(term))] = key
+    return french
+
+
+@cache
+def _lexicon() -> dict[tuple[str, ...], str]:
+    return french_lexicon(_concept_labels())
+
+
 def _fr_term(words: list[str], i: int) -> tuple[str, int, bool] | None:
     """The longest known term at words[i:] -> (English key, next index, mapped)."""
-    lexicon = _ontology()[1]
+    lexicon = _lexicon()
     for n in range(min(7, len(words) - i), 0, -1):
         key = lexicon.get(tuple(words[i : i + n]))
         if key:
@@ -128,36 +146,21 @@ def _fr_term(words: list[str], i: int) -> tuple[str, int, bool] | None:
     return None
 
 
-class _French:
+class _French(Reader):
     """Reads one French sentence (see :func:`extract`)."""
 
-    def __init__(self, sentence: str):
-        self.sentence = sentence
+    UNLESS = re.compile(r"\(à moins qu'il ne s'agisse d'(?:un|une) ([a-zà-ÿ -]+?)\s*[;)]")
+    BY_DEFAULT = re.compile(r"Par défaut,\s+")
+    START_REJECT = _FR_START_REJECT
 
-    def read(self) -> list[tuple]:
-        s = re.sub(r"\b([ld])\((?=[a-zà-ÿ])", r"\1'", _clean(self.sentence))  # "l(illustration": a typo for l'
-        unless = ""
-        m = re.search(r"\(à moins qu'il ne s'agisse d'(?:un|une) ([a-zà-ÿ -]+?)\s*[;)]", s)
-        if m:
-            unless = self._unless(m.group(1))
-        s = _drop_parentheses(s).rstrip(" .")
-        s = re.sub(r"^(?:Notamment|De même|En outre),\s+", "", s)
-        if not s:
-            return []
-        listed = self._members(s)
-        if listed is not None:
-            return listed
-        qualifier = ""
-        m = re.match(r"Par défaut,\s+", s)
-        if m:
-            s, qualifier = s[m.end():], "by-default"
-            s = s[:1].upper() + s[1:]
-        if _FR_START_REJECT.match(s):
-            return []
-        out: list[tuple] = []
-        for clause in self._clauses(s):
-            out.extend(self._clause(clause, _join(qualifier, unless)))
-        return out
+    def _prepare(self, s: str) -> str:
+        return re.sub(r"\b([ld])\((?=[a-zà-ÿ])", r"\1'", s)  # "l(illustration": a typo for l'
+
+    def _trim(self, s: str) -> str:
+        return re.sub(r"^(?:Notamment|De même|En outre),\s+", "", s.rstrip(" ."))
+
+    def _after_default(self, s: str) -> str:
+        return s[:1].upper() + s[1:]
 
     @staticmethod
     def _unless(text: str) -> str:
@@ -347,7 +350,7 @@ class _French:
                     qualifier, j = _join(qualifier, "unless-" + inner[0]), len(words)
         if qualifier in ("on-the-stack", "on-the-battlefield", "in-play", "in-the-game"):
             composite = concept_key(key + " " + qualifier.replace("-", " "))
-            if composite in _ontology()[0]:
+            if composite in _ontology_keys():
                 key, qualifier = composite, ""
         if whole and j != len(words):
             return None

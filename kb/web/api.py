@@ -22,7 +22,7 @@ from starlette.routing import Route
 
 from .. import service
 from ..errors import NotFound
-from ..history import default_edition, history
+from ..service import default_edition, history
 from . import catalog, killable
 from .context import WebContext
 from .errors import WebError, error_response

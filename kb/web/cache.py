@@ -64,11 +64,8 @@ class StoreVersion:
         return self._value
 
     def _read(self) -> str | None:
-        data_dir = getattr(self.store, "data_dir", None)
-        if data_dir is None:
-            return None  # a remote store: its content can change under us
         try:
-            data = data_dir()
+            data = self.store.data_dir()  # None for a remote store: its content can change under us
         except OSError:
             return None
         if data is None:

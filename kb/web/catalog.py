@@ -23,8 +23,7 @@ _LOCK = threading.Lock()
 
 
 def build_of(store) -> str | None:
-    build_id = getattr(store, "build_id", None)
-    return build_id() if build_id else None
+    return store.build_id()
 
 
 def per_build(store, name: str, compute: Callable):
@@ -50,9 +49,9 @@ def editions(store) -> list[dict]:
 
 def asker(store):
     """A :class:`kb.ask.Asker`: it loads every concept label once (a tenth of a second)."""
-    from ..ask import Asker
+    from ..service import asker
 
-    return per_build(store, "asker", lambda: Asker(store))
+    return per_build(store, "asker", lambda: asker(store))
 
 
 def edition(store, edition_id: str) -> dict:

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..errors import KBError
+from ..errors import RulekbError
 from .comparisons import LRU, Comparisons
 from .compare_views import (DIFF_DEFAULT_KINDS, DIFF_KINDS, contradictions_view, diff_json, diff_view,
                             parse_kinds, translation_json, translation_view)
@@ -55,7 +55,7 @@ def _answers_errors(handler):
     async def answer(self, request: Request):
         try:
             return await handler(self, request)
-        except (WebError, KBError) as exc:
+        except RulekbError as exc:
             if (request.query_params.get("format") or "").strip().lower() != "json":
                 return error_response(request, exc)
             status, message, _ = status_and_message(exc)

@@ -74,10 +74,10 @@ def diff_json(data: dict, kinds: tuple[str, ...]) -> dict:
 
 def diff_view(ctx: WebContext, result, kinds: tuple[str, ...]) -> dict:
     """The sections of a diff with their rows, for the kinds asked."""
-    from ..cli.diff_commands import _diff_report
+    from .. import service
 
     chosen = diff_json(result.data, kinds)
-    report = _diff_report(chosen, result.older, result.newer)  # the entries of `rulekb diff --report`
+    report = service.diff_report(chosen, result.older, result.newer)  # the entries of `rulekb diff --report`
     rows = []
     for change, entry in zip(chosen["changes"], report.entries):
         rows.append(entry_row(ctx, entry, kind=change["kind"], similarity=change["similarity"],

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import service
 from . import catalog
 from .errors import WebError
 
@@ -108,27 +109,19 @@ class Comparisons:
         return self.diffs.get((catalog.build_of(self.store), old, new), lambda: self._diff(old, new))
 
     def _diff(self, old: str, new: str) -> DiffResult:
-        from ..align import align
-        from ..compare import term_changes
-        from ..stored_edition import stored_edition
-
         started = time.perf_counter()
-        older = stored_edition(self.store, old)
-        newer = older if new == old else stored_edition(self.store, new)
-        data = align(older, newer).to_dict(unchanged=True)  # as `rulekb diff --unchanged`
-        data["term_changes"] = [change.to_dict() for change in term_changes(older, newer)]
+        older = service.stored_edition(self.store, old)
+        newer = older if new == old else service.stored_edition(self.store, new)
+        data = service.diff(older, newer, unchanged=True)  # as `rulekb diff --unchanged`
         return DiffResult(data, older, newer, time.perf_counter() - started)
 
     def translation(self, fr: str, us: str) -> TranslationResult:
         return self.translations.get((catalog.build_of(self.store), fr, us), lambda: self._translation(fr, us))
 
     def _translation(self, fr: str, us: str) -> TranslationResult:
-        from ..cli.translate_commands import translation_data
-
         started = time.perf_counter()
-        # translation_data opens the store by location (read-only, beside ours); its
-        # arguments are ids checked against the KB's list, never file paths
-        data, french, english = translation_data([fr], us, "auto", self.store.location)
+        # the arguments are ids checked against the KB's list, never file paths
+        data, french, english = service.translation([fr], us, "auto", self.store)
         return TranslationResult(data, french, english, time.perf_counter() - started)
 
     def contradictions(self, old: str, new: str) -> dict:
@@ -136,9 +129,7 @@ class Comparisons:
                                            lambda: self._contradictions(old, new))
 
     def _contradictions(self, old: str, new: str) -> dict:
-        from ..cli.compare_commands import compare_editions
-
         started = time.perf_counter()
-        data = compare_editions(old, new, self.store.location, None)
+        data = service.contradictions(old, new, self.store, None)
         data["seconds"] = round(time.perf_counter() - started, 2)
         return data

@@ -4,14 +4,18 @@ through every edition, renumbered or not)."""
 
 from __future__ import annotations
 
-from .. import history
-from ..ask import Asker
+from typing import TYPE_CHECKING
+
+from .. import service
 from ..errors import NotFound
 from ..service import run
 from . import catalog
 from .context import WebContext
 from .html import page
 from .rule_page import history_view
+
+if TYPE_CHECKING:
+    from ..ask import Asker
 
 def _asker(store) -> Asker:
     return catalog.asker(store)
@@ -88,7 +92,7 @@ def lineage_page(ctx: WebContext, lineage: str | None = None, lineage_id: str | 
     if edition.count("/") != 1:
         raise NotFound(f"no lineage {lineage_id!r} (a lineage is named EDITION/NUMBER, e.g. en/2003-07-01/200.4a)")
     try:
-        found = history.lineage(store, edition, number)
+        found = service.lineage(store, edition, number)
     except NotFound:
         found = None
     if not found or found["iri"] != ctx.mint.lineage(lineage_id):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit
 
 from ..iris import Minter, base_iri
+from ..service import Store
 
 
 @dataclass
@@ -27,7 +28,7 @@ class Limits:
 
 @dataclass
 class WebContext:
-    store: object  # kb.store.EmbeddedStore or kb.remote.RemoteStore
+    store: Store  # kb.store.EmbeddedStore or kb.remote.RemoteStore
     base: str  # the KB's base IRI, ending in "/"
     limits: Limits = field(default_factory=Limits)
 

@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from .. import queries
-from ..store import EmbeddedStore, bind_values
+from ..store_kind import bind_values
 from . import sparql
 from .context import WebContext
 from .query_pool import Request as PoolRequest
@@ -146,7 +146,7 @@ class Editor:
         if len(text.encode()) > self.ctx.limits.max_body:
             raise sparql.ProtocolError(413, f"query over the limit of {self.ctx.limits.max_body} bytes")
         sparql.prescan(text)  # then the worker parses it: SERVICE and updates refused there
-        if isinstance(self.ctx.store, EmbeddedStore):
+        if self.ctx.store.local_root is not None:
             # the endpoint's worker processes: a runaway query is killed at the deadline
             job = PoolRequest(text, (), (), None, "application/sparql-results+json, application/n-triples")
             media, body, truncated = sparql.run_killable(self.ctx.store, self.ctx.base, self.ctx.limits, job)

@@ -16,27 +16,26 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from ..errors import KBError
+from ..errors import KBError, RulekbError
 from . import conneg
 
 log = logging.getLogger("rulekb.web")
 
 
-class WebError(Exception):
+class WebError(KBError):
     """An HTTP error a handler raises on purpose, with suggestions for the page."""
 
     def __init__(self, status: int, message: str, suggestions: list[tuple[str, str]] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.message = message
+        super().__init__(message, status=status)
         self.suggestions = suggestions or []
 
 
-def status_and_message(exc: Exception) -> tuple[int, str, list]:
-    if isinstance(exc, WebError):
-        return exc.status, exc.message, exc.suggestions
-    if isinstance(exc, KBError):
-        return exc.status, exc.message, []
+def status_and_message(exc: BaseException) -> tuple[int, str, list]:
+    """The one place an exception becomes an HTTP status: a :class:`RulekbError`
+    (ingest's, the KB's, the web's own) says its status; Starlette's HTTPException
+    its own; anything else is a 500 with a short message."""
+    if isinstance(exc, RulekbError):
+        return exc.status, exc.message, getattr(exc, "suggestions", [])
     if isinstance(exc, HTTPException):
         return exc.status_code, str(exc.detail), []
     return 500, "internal error (logged on the server)", []
@@ -44,7 +43,7 @@ def status_and_message(exc: Exception) -> tuple[int, str, list]:
 
 def error_response(request: Request, exc: Exception) -> Response:
     status, message, suggestions = status_and_message(exc)
-    if status >= 500 and not isinstance(exc, (KBError, WebError, HTTPException)):
+    if status >= 500 and not isinstance(exc, (RulekbError, HTTPException)):
         log.exception("unexpected error on %s", request.url.path, exc_info=exc)
     reason = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
     wants = conneg.negotiate(["text/html", "application/json", "text/plain"], request.headers.get("accept"))

@@ -20,7 +20,7 @@ import threading
 
 from .. import queries, service
 from ..errors import KBError
-from ..store import EmbeddedStore, bind_values
+from ..store import bind_values
 from . import catalog
 from .context import WebContext
 from .query_pool import Request as PoolRequest
@@ -52,7 +52,7 @@ def run_call(ctx: WebContext, name: str, *args, timeout: float | None = None):
 
 def select(ctx: WebContext, name: str, **params) -> list[dict[str, str]]:
     """``kb.service.run(store, name, **params)``, stopped at the endpoint's deadline."""
-    if not isinstance(ctx.store, EmbeddedStore):
+    if ctx.store.local_root is None:  # a remote store: its own server does the work
         return service.run(ctx.store, name, **params)
     query = queries.get(name)
     text = bind_values(query.text, query.bindings(params))  # terms serialised here: plain text crosses

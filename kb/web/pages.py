@@ -42,7 +42,7 @@ PAGES = {
 
 MAX_QUERY = 200  # characters of a search
 MAX_RESULTS = 500  # rows a search page shows
-_TYPED_NUMBER = re.compile(r"^\s*(?:(?:cr|rule|règle|regle)\s+)?(\d{3}\.\d{1,3}[a-z]?|\d{3})\.?\s*$", re.IGNORECASE)
+_TYPED_NUMBER = re.compile(rf"^\s*(?:(?:cr|rule|règle|regle)\s+)?({rule_numbers.CITED})\.?\s*$", re.IGNORECASE)
 
 
 def routes(ctx: WebContext) -> list[Route]:

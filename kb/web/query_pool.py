@@ -45,6 +45,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from ..errors import KBError
+
 _PROJECT = str(Path(__file__).resolve().parents[2])  # where ``kb`` is, for the workers' imports
 _GRACE = 0.25  # seconds past the deadline the worker has to report its own timeout before it is killed
 _START_TIMEOUT = 120.0  # seconds a new worker may take to import and open the store
@@ -67,8 +69,10 @@ class Request:
 # The answers a worker sends: ("ok", media_type, body, truncated) or ("error", status, message).
 
 
-class WorkerGone(Exception):
+class WorkerGone(KBError):
     """The worker's pipe closed: it died (out of memory, killed from outside)."""
+
+    status = 503
 
 
 class _Worker:
@@ -324,21 +328,23 @@ def _check_only(text: str):
 
 
 def _call(kb, request: Request) -> tuple:
-    from ..errors import KBError
-    from .sparql_check import ProtocolError
+    from ..errors import RulekbError
+    from .errors import status_and_message
 
     name, args = request.call
     try:
         return ("ok", CALLS[name](kb, *args))
-    except (KBError, ProtocolError) as exc:
-        return ("error", exc.status, exc.message)
+    except RulekbError as exc:
+        return ("error", *status_and_message(exc)[:2])
     except Exception as exc:  # noqa: BLE001 - one line to the client, the worker lives on
         return ("error", 500, f"{name} failed: {type(exc).__name__}: {exc}")
 
 
 def _answer(store, request: Request, base_iri: str | None, limits, kb=None) -> tuple:
-    from .sparql import ProtocolError, choose_media, dataset_of, evaluate, query_dataset
+    from ..errors import RulekbError
+    from .errors import status_and_message
     from .sparql_check import check, strip_dataset
+    from .sparql_eval import choose_media, dataset_of, evaluate, query_dataset
     from .sparql_results import serialize
 
     if request.call is not None:
@@ -355,7 +361,7 @@ def _answer(store, request: Request, base_iri: str | None, limits, kb=None) -> t
         result = evaluate(store, text, query_dataset(requested, own), base_iri, limits)
         media = choose_media(result.kind, {"format": [request.format]} if request.format else {}, request.accept)
         return ("ok", media, serialize(result, media), result.truncated)
-    except ProtocolError as exc:
-        return ("error", exc.status, exc.message)
+    except RulekbError as exc:
+        return ("error", *status_and_message(exc)[:2])
     except Exception as exc:  # noqa: BLE001 - one line to the client, the worker lives on
-        return ("error", 500, f"the query failed: {type(exc).__name__}: {exc}")
+        return ("error", status_and_message(exc)[0], f"the query failed: {type(exc).__name__}: {exc}")

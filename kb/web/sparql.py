@@ -36,8 +36,7 @@ from __future__ import annotations
 
 import copy
 import math
-import time
-from dataclasses import dataclass, field
+from importlib import resources
 from urllib.parse import parse_qs
 
 import anyio
@@ -46,29 +45,25 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import KBError
-from ..store import EmbeddedStore
 from . import conneg, query_pool
 from .context import Limits
+from .errors import status_and_message
 from .query_pool import Request as PoolRequest
 from .shares import ClientShares, default_share
-from .sparql_check import Checked, ProtocolError, prescan  # noqa: F401  (ProtocolError: re-exported)
+from .sparql_check import Checked, prescan
 from .sparql_results import RDF_FORMATS, serialize  # noqa: F401  (re-exported)
 
+from .sparql_eval import (  # noqa: F401  (split out of this module; importable from here as before)
+    Evaluated,
+    ProtocolError,
+    QueryTimeout,
+    _read,
+    choose_media,
+    dataset_of,
+    evaluate,
+)
+
 CORS = {"Access-Control-Allow-Origin": "*"}
-
-
-class QueryTimeout(ProtocolError):
-    def __init__(self, seconds: float):
-        super().__init__(503, f"query timed out after {seconds:g} s (the endpoint's limit)")
-
-
-@dataclass
-class Evaluated:
-    kind: str  # "results" | "boolean" | "graph"
-    variables: list[str] = field(default_factory=list)
-    rows: list = field(default_factory=list)  # of lists of terms (None = unbound); of triples for "graph"
-    boolean: bool | None = None  # the answer of an ASK
-    truncated: bool = False
 
 
 # -- reading the request ----------------------------------------------------
@@ -120,108 +115,16 @@ def _decode(body: bytes) -> str:
         raise ProtocolError(400, "the query is not UTF-8") from None
 
 
-# -- evaluation ---------------------------------------------------------------
-
-def evaluate(store: ox.Store, text: str, dataset: dict, base_iri: str | None, limits: Limits) -> Evaluated:
-    """Run a query, reading at most ``max_rows`` rows, before the deadline (see the module doc).
-
-    pyoxigraph's result objects are bound to the thread that made them: they are
-    read and dropped here, in the worker thread; only plain terms leave it.
-    """
-    deadline = time.monotonic() + limits.timeout
-    result = _query(store, text, dataset, base_iri)
-    try:
-        return _read(result, deadline, limits)
-    except ProtocolError as exc:  # its traceback holds the result: leave both here
-        error = ProtocolError(exc.status, exc.message)
-    finally:
-        del result
-    raise error
-
-
-def _read(result, deadline: float, limits: Limits) -> Evaluated:
-    if isinstance(result, ox.QueryBoolean):
-        return Evaluated("boolean", boolean=bool(result))
-    if isinstance(result, ox.QuerySolutions):
-        out = Evaluated("results", variables=[v.value for v in result.variables])
-        names = out.variables
-        convert = lambda row: [row[name] for name in names]  # noqa: E731
-    else:
-        out = Evaluated("graph")
-        convert = lambda triple: triple  # noqa: E731
-    try:
-        for item in result:
-            if time.monotonic() > deadline:
-                raise QueryTimeout(limits.timeout)
-            if len(out.rows) >= limits.max_rows:
-                out.truncated = True
-                break
-            out.rows.append(convert(item))
-    except (ValueError, RuntimeError) as exc:
-        raise ProtocolError(400, f"query failed: {exc}") from None
-    except OSError as exc:
-        raise ProtocolError(503, f"the store could not be read: {exc}") from None
-    if time.monotonic() > deadline:
-        raise QueryTimeout(limits.timeout)
-    return out
-
-
-UNION = {"use_default_graph_as_union": True}
-
-
-def query_dataset(requested: dict, own: bool) -> dict:
-    """pyoxigraph's dataset arguments: the request's dataset (what it does not name is
-    empty, SPARQL 1.1 Protocol §2.1.4), else the query's own (``own``: it has FROM or
-    FROM NAMED), else the union of every graph as the default graph."""
-    if requested:
-        return {"default_graph": requested.get("default_graph", []),
-                "named_graphs": requested.get("named_graphs", [])}
-    return {} if own else dict(UNION)
-
-
-def _query(store: ox.Store, text: str, dataset: dict, base_iri: str | None):
-    try:
-        return store.query(text, base_iri=base_iri, **dataset)
-    except SyntaxError as exc:
-        raise ProtocolError(400, f"SPARQL syntax error: {exc}") from None
-    except (ValueError, RuntimeError) as exc:
-        raise ProtocolError(400, f"query failed: {exc}") from None
-    except OSError as exc:
-        raise ProtocolError(503, f"the store could not be read: {exc}") from None
-
-
-def dataset_of(params: dict[str, list[str]]) -> dict:
-    """``default-graph-uri`` / ``named-graph-uri`` as pyoxigraph's query arguments."""
-    out = {}
-    try:
-        if params.get("default-graph-uri"):
-            out["default_graph"] = [ox.NamedNode(u) for u in params["default-graph-uri"]]
-        if params.get("named-graph-uri"):
-            out["named_graphs"] = [ox.NamedNode(u) for u in params["named-graph-uri"]]
-    except ValueError as exc:
-        raise ProtocolError(400, f"bad graph IRI: {exc}") from None
-    return out
 
 
 # -- the handler ------------------------------------------------------------------
 
 
-def _error(status: int, message: str) -> Response:
+def _error(exc: ProtocolError) -> Response:
+    """The protocol's own error answer (plain text, CORS); the status comes from the
+    one mapping, :func:`.errors.status_and_message`."""
+    status, message, _ = status_and_message(exc)
     return Response(message + "\n", status_code=status, media_type="text/plain", headers=CORS)
-
-
-def choose_media(kind: str, params: dict[str, list[str]], accept: str | None) -> str:
-    offered = conneg.RESULT_TYPES if kind in ("results", "boolean") else conneg.RDF_TYPES
-    named = (params.get("format") or params.get("output") or [None])[0]
-    if named:
-        media = conneg.from_format(named, "results" if kind != "graph" else "graph")
-        if media is None:
-            raise ProtocolError(406, f"format {named!r} is not available for this answer; offered: {', '.join(offered)}")
-        return media
-    media = conneg.negotiate(offered, accept)
-    if media is None:
-        raise ProtocolError(406, f"none of the accepted types ({accept}) is available; offered: {', '.join(offered)}")
-    return media
 
 
 def run_killable(store, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple:
@@ -229,7 +132,7 @@ def run_killable(store, base_iri: str | None, limits: Limits, job: PoolRequest) 
     from a thread): (media type, body, truncated) of a query; the value of a call
     (``job.call``). ``store``: an EmbeddedStore, or None for the store-less checkers of
     a remote store's queries. Raises ProtocolError."""
-    root = store.root if isinstance(store, EmbeddedStore) else None
+    root = store.local_root if store is not None else None
     pool = query_pool.shared(root, limits.workers, base_iri, limits.max_rows, limits.timeout)
     try:
         answer = pool.run(job)
@@ -257,8 +160,8 @@ class SparqlEndpoint:
         self.limiter = anyio.CapacityLimiter(limits.workers)
         self.shares = ClientShares(limits.per_client or default_share(limits.workers))
         self.pool = None  # the worker processes, started by the first query (embedded store only)
-        if isinstance(store, EmbeddedStore):
-            self.pool = query_pool.shared(store.root, limits.workers, base_iri, limits.max_rows, limits.timeout)
+        if store.local_root is not None:
+            self.pool = query_pool.shared(store.local_root, limits.workers, base_iri, limits.max_rows, limits.timeout)
         else:  # a remote store: we wait for its answers as long as our timeout says
             self.remote = copy.copy(store)
             self.remote.timeout = max(1, math.ceil(limits.timeout))
@@ -274,7 +177,7 @@ class SparqlEndpoint:
         try:
             return await self.answer(request)
         except ProtocolError as exc:
-            return _error(exc.status, exc.message)
+            return _error(exc)
 
     async def answer(self, request: Request) -> Response:
         params = await request_params(request, self.limits)
@@ -295,7 +198,7 @@ class SparqlEndpoint:
         dataset_of(params)  # a bad graph IRI: 400 here, before any worker
         accept = request.headers.get("accept")
         client = request.client.host if request.client else None
-        if isinstance(self.store, EmbeddedStore):
+        if self.store.local_root is not None:
             job = PoolRequest(text, tuple(params.get("default-graph-uri", ())),
                               tuple(params.get("named-graph-uri", ())), named, accept)
             async with self.shares.slot(client, self.limits.timeout):
@@ -328,7 +231,7 @@ class SparqlEndpoint:
         except KBError as exc:  # the remote server's refusal or failure: one line
             if "timed out" in exc.message:
                 raise QueryTimeout(self.limits.timeout) from None
-            raise ProtocolError(exc.status, exc.message) from None
+            raise ProtocolError(*status_and_message(exc)[:2]) from None
         try:
             if answer.kind == "graph":
                 parsed = ox.parse(answer.data, format=ox.RdfFormat.N_TRIPLES)
@@ -341,29 +244,17 @@ class SparqlEndpoint:
 
     def service_description(self, request: Request) -> Response:
         endpoint = str(request.url.replace(query=""))
-        results = "\n".join(f"        <http://www.w3.org/ns/formats/{n}>," for n in
-                            ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV"))
-        turtle = f"""@prefix sd: <http://www.w3.org/ns/sparql-service-description#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-
-<{endpoint}> a sd:Service ;
-    rdfs:label "rulekb: the Magic: The Gathering Comprehensive Rules, read-only" ;
-    sd:endpoint <{endpoint}> ;
-    sd:supportedLanguage sd:SPARQL11Query ;
-    sd:feature sd:UnionDefaultGraph ;
-    sd:resultFormat
-{results}
-        <http://www.w3.org/ns/formats/Turtle>,
-        <http://www.w3.org/ns/formats/N-Triples>,
-        <http://www.w3.org/ns/formats/JSON-LD>,
-        <http://www.w3.org/ns/formats/RDF_XML> .
-"""
+        # package data, with the endpoint's IRI put in (Turtle itself has no braces)
+        turtle = _SERVICE_DESCRIPTION.replace("{endpoint}", endpoint)
         media = conneg.negotiate(conneg.RDF_TYPES, request.headers.get("accept")) or "text/turtle"
         body = turtle.encode()
         if media != "text/turtle":
             triples = ox.parse(body, format=ox.RdfFormat.TURTLE)
             body = ox.serialize(triples, format=RDF_FORMATS[media])
         return Response(body, media_type=_with_charset(media), headers=dict(CORS))
+
+
+_SERVICE_DESCRIPTION = resources.files(__package__).joinpath("service_description.ttl").read_text(encoding="utf-8")
 
 
 def _with_charset(media: str) -> str:

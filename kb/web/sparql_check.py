@@ -36,11 +36,7 @@ MAX_OPERATORS = 2_000  # operators that each add a level to the algebra (a left-
 PARSE_STACK = 256 << 20  # bytes of the thread the parser runs in (pyparsing recurses deeply)
 
 
-class ProtocolError(Exception):
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
+from .sparql_eval import ProtocolError  # the protocol's one error (a KBError with its status)
 
 
 # -- the cheap pre-scan ---------------------------------------------------------------------
