@@ -90,3 +90,21 @@ def built_base(store) -> str | None:
     iri, edition_id = rows[0]["edition"], rows[0]["id"]
     suffix = f"edition/{edition_id}"
     return iri[: -len(suffix)] if iri.endswith(suffix) else None
+
+
+def search(store, query: str, edition: str | None = None, lang: str | None = None, all_editions: bool = False,
+           limit: int = 10, offset: int = 0) -> dict:
+    """``rulekb search`` (kb.search): ranked rules and glossary entries for a question,
+    in one edition (default: the newest English one), a language's French texts,
+    or every edition (one hit per lineage)."""
+    from .search.engine import searcher_for
+
+    return searcher_for(store).search(query, edition=edition, lang=lang, all_editions=all_editions,
+                                      limit=limit, offset=offset)
+
+
+def likely_rules(store, question: str, edition: str | None = None, lang: str | None = None, limit: int = 5) -> list[dict]:
+    """The rules that most likely answer a question (``rulekb ask`` when it has no
+    definitional answer): the ranked search's rule hits."""
+    found = search(store, question, edition=edition, lang=lang, limit=limit + 5)
+    return [hit for hit in found["results"] if hit["kind"] == "rule"][:limit]

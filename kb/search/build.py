@@ -1,0 +1,28 @@
+"""The index of a build: written from what the build already holds in memory
+(editions, concepts, lineages, the mention matchers), beside the new store."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+
+def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
+           progress: Callable[[str], None] | None = None) -> Callable[[Path], dict]:
+    """``write(directory) -> statistics``: the index of these editions, for
+    :meth:`kb.store.EmbeddedStore.replace` (``beside``) or :func:`.home.swap_local`."""
+
+    def write(directory: Path) -> dict:
+        from . import documents, index
+
+        started = time.perf_counter()
+        if progress:
+            progress("index for search")
+        meta = {"editions": documents.edition_rows(editions), "concepts": documents.concept_rows(concepts),
+                "base": base}
+        stats = index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
+        stats["seconds"] = round(time.perf_counter() - started, 2)
+        return stats
+
+    return write
