@@ -108,3 +108,49 @@ def likely_rules(store, question: str, edition: str | None = None, lang: str | N
     definitional answer): the ranked search's rule hits."""
     found = search(store, question, edition=edition, lang=lang, limit=limit + 5)
     return [hit for hit in found["results"] if hit["kind"] == "rule"][:limit]
+
+
+def definitional_answer(store, question: str, edition: str | None = None) -> dict | None:
+    """The KB's definitional answer to a question (kb.ask), None when it has none."""
+    from .ask import Asker
+
+    try:
+        found = _asker(store).ask(question, edition=edition)
+    except NotFound:
+        return None
+    return found if found.get("answer") is not None else None
+
+
+def _asker(store):
+    from .ask import Asker
+
+    cached = getattr(store, "_rulekb_asker", None)
+    if cached is None:
+        cached = Asker(store)
+        try:
+            store._rulekb_asker = cached
+        except AttributeError:
+            pass
+    return cached
+
+
+def ask(store, question: str, edition: str | None = None) -> dict:
+    """``rulekb ask``: the definitional answer (kb.ask); when there is none, it says
+    so and gives the rules that most likely answer the question (``"answer": null``,
+    ``"rules"`` from the ranked search, each with why it ranked there)."""
+    from .ask import Asker
+    from .errors import KBError
+
+    data = Asker(store).ask(question, edition=edition)
+    if data.get("answer") is not None:
+        return data
+    try:
+        lang = "fr" if data.get("language") == "fr" else "en"
+        likely = likely_rules(store, question, edition=edition, lang=None if edition else lang)
+    except KBError as exc:  # no index, or nothing searchable in the question: say so beside the unknown
+        data["search"] = str(exc)
+        return data
+    data["rules"] = [{"edition": hit["edition"], "rule": hit["rule"], "text": hit["text"], "score": hit["score"],
+                      "why": hit["why"], "iri": hit["iri"]} for hit in likely]
+    data["likely"] = bool(likely)
+    return data

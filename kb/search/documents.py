@@ -53,6 +53,11 @@ def documents(editions: list[Edition], concepts: dict, lineages, matchers: dict)
             defined.setdefault(where, set()).add(concept.key)
     by_rule = lineages.by_rule if lineages is not None else {}
     docs: dict[tuple, Doc] = {}
+    for edition in ordered:  # a glossary entry citing a section ("See rule 607"): its first rule defines
+        for entry in edition.glossary:
+            for ref in entry.refs:
+                if ref.isdigit() and len(ref) == 3:
+                    defined.setdefault((edition.id, f"{ref}.1"), set()).add(concept_key(entry.term))
     for edition in ordered:
         lang = edition.language
         matcher = matchers.get(lang)

@@ -253,8 +253,14 @@ def snippet(text: str, marks: set[str], lang: str, width: int = SNIPPET, term_of
         end = min(len(text), start + width)
         if end < len(text):
             end = text.rfind(" ", start, end) if text.rfind(" ", start, end) > start else end
-    out, pos = [], start
+    merged: list[list[int]] = []  # "**wind step**", not "**wind** **step**"
     for s, e in spans:
+        if merged and not text[merged[-1][1]:s].strip():
+            merged[-1][1] = e
+        else:
+            merged.append([s, e])
+    out, pos = [], start
+    for s, e in merged:
         if s < start or e > end:
             continue
         out.append(text[pos:s] + "**" + text[s:e] + "**")

@@ -57,6 +57,16 @@ ERAS = {
     ],
 }
 
+# a verb names the concept its noun labels ("who owns a token?" is about the owner)
+NOUNS = {
+    "en": {"own": "owner", "owns": "owner", "owned": "owner", "control": "controller", "controls": "controller",
+           "controlled": "controller", "attacks": "attacking creature", "blocks": "blocking creature",
+           "targets": "target", "targeted": "target", "sacrificed": "sacrifice", "exiled": "exile",
+           "discarded": "discard", "destroyed": "destroy", "countered": "counter", "tapped": "tap",
+           "untapped": "untap", "copied": "copy", "milled": "mill", "scry": "scry", "won": "win"},
+    "fr": {"possède": "propriétaire", "contrôle": "contrôleur", "contrôlé": "contrôleur"},
+}
+
 QUESTION_WORDS = {
     "en": set("""can could may might must should would will shall does do did doing done what whats when
         where which who whom whose why how happens happen happened happening if is are am was were be been
@@ -134,7 +144,9 @@ def understand(text: str, lang: str, matcher=None, renames: dict | None = None) 
         era += [t for t in analysis.terms(other, lang) if t not in u.terms and t not in era]
     u.era_terms = era
     if matcher is not None:
-        found = sorted(matcher.mentions(rest))
+        nouns = NOUNS.get(lang, {})
+        extra = " ".join(nouns[w.lower()] for w in words if w.lower() in nouns)
+        found = sorted(matcher.mentions(rest) | (matcher.mentions(extra) if extra else frozenset()))
         renames = renames or {}
         back = {new: old for old, new in renames.items()}
         for key in found:
