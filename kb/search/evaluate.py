@@ -41,10 +41,22 @@ class Question:
 
 
 def load_gold(path: Path = GOLD) -> list[Question]:
-    lines = [line for line in Path(path).read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    from ..errors import KBError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise KBError(f"no gold questions at {path} ({exc.strerror or exc}); give --gold FILE") from None
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     rows = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
-    return [Question(r["id"], r["lang"], r["edition"], r["question"], r["rules"].split(), r.get("note") or "")
-            for r in rows]
+    try:
+        questions = [Question(r["id"], r["lang"], r["edition"], r["question"], r["rules"].split(), r.get("note") or "")
+                     for r in rows]
+    except (KeyError, AttributeError):
+        raise KBError(f"{path}: not a search gold set (columns id, lang, edition, question, rules, note)") from None
+    if not questions:
+        raise KBError(f"{path}: no questions")
+    return questions
 
 
 def rank_of(results: list[dict], rules: list[str]) -> int | None:
