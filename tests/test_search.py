@@ -70,6 +70,18 @@ def test_rule_numbers_question_words_and_historical_names_are_read():
     assert fr.numbers == ["510.1c"] and "est" not in fr.words
 
 
+def test_the_question_matcher_finds_what_the_build_matcher_finds():
+    from kb.concepts import Concept, Matcher
+    from kb.search.understand import LabelMatcher
+
+    labels = {"first-strike": ["First Strike"], "ability": ["Ability", "Abilities"], "owner": ["Owner"],
+              "battlefield": ["Battlefield", "champ de bataille"], "you-your": ["You, Your", "You", "Your"]}
+    build = Matcher({k: Concept(k, labels={"en": v}) for k, v in labels.items()}, "en")
+    question = LabelMatcher(labels)
+    for text in ("Does first strike stop abilities?", "The owner's battlefield", "your FIRST STRIKES", "nothing"):
+        assert question.mentions(text) == build.mentions(text), text
+
+
 def test_snippets_mark_the_matched_words_and_merge_neighbours():
     marked = snippet("The wind step comes first. Then the spin step.", {"wind", "step"}, "en")
     assert marked == "The **wind step** comes first. Then the spin **step**."

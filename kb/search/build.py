@@ -19,7 +19,10 @@ def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
         started = time.perf_counter()
         if progress:
             progress("index for search")
+        from ..compare.terminology import RENAMES
+
         meta = {"editions": documents.edition_rows(editions), "concepts": documents.concept_rows(concepts),
+                "renames": {old: new for old, new in RENAMES.items() if old in concepts or new in concepts},
                 "base": base}
         stats = index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
         stats["seconds"] = round(time.perf_counter() - started, 2)

@@ -49,16 +49,16 @@ class Searcher:
 
     @cached_property
     def matchers(self) -> dict:
-        from ..concepts import Concept, Matcher
+        from .understand import LabelMatcher
 
-        concepts = {key: Concept(key, labels=row["labels"]) for key, row in self.meta["concepts"].items()}
-        return {lang: Matcher(concepts, lang) for lang in analysis.LANGS}
+        concepts = self.meta["concepts"]
+        return {lang: LabelMatcher({key: row["labels"].get(lang, []) for key, row in concepts.items()})
+                for lang in analysis.LANGS}
 
     @cached_property
     def renames(self) -> dict[str, str]:
-        from ..compare.terminology import RENAMES
-
-        return {old: new for old, new in RENAMES.items() if old in self.meta["concepts"] or new in self.meta["concepts"]}
+        """Historical concept -> current one (kb.compare.terminology.RENAMES, kept in the index's meta)."""
+        return dict(self.meta.get("renames", {}))
 
     @cached_property
     def minter(self):

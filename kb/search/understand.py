@@ -79,6 +79,52 @@ QUESTION_WORDS = {
 }
 
 
+_LABEL_WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)  # kb.concepts._WORD
+MIN_LABEL = 3  # kb.concepts.MIN_LABEL
+
+
+def _singular(word: str) -> str:
+    """kb.concepts._norm: lower case, and a crude singular ("abilities" -> "ability")."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+class LabelMatcher:
+    """The concepts a question names, by their labels: the build's matcher
+    (:class:`kb.concepts.Matcher`, which found each rule's ``rk:mentions``) over
+    the labels the index keeps, without importing the RDF layers (a cold
+    ``rulekb search`` stays fast). ``tests/test_search.py`` checks they agree."""
+
+    def __init__(self, labels: dict[str, list[str]]):  # concept key -> labels of one language
+        self.index: dict[tuple[str, ...], str] = {}
+        self.starts: dict[str, list[int]] = {}
+        for key, names in labels.items():
+            for label in names:
+                words = tuple(_singular(w) for w in _LABEL_WORD.findall(label))
+                if words and len(" ".join(words)) >= MIN_LABEL:
+                    self.index.setdefault(words, key)
+                    self.starts.setdefault(words[0], []).append(len(words))
+        for lengths in self.starts.values():
+            lengths.sort(reverse=True)
+
+    def mentions(self, text: str) -> frozenset[str]:
+        words = [_singular(w) for w in _LABEL_WORD.findall(text)]
+        found = set()
+        for i, word in enumerate(words):
+            for n in self.starts.get(word, ()):
+                key = self.index.get(tuple(words[i:i + n]))
+                if key:
+                    found.add(key)
+                    break
+        return frozenset(found)
+
+
 @dataclass
 class Understood:
     text: str  # the cleaned question
