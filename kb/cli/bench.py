@@ -413,11 +413,14 @@ def bench_search_command(
                  f"({lat['queries']} queries each)", highlight=False)
     idx = figures["index"]
     stdout.print(f"  index: {idx.get('documents', 0):,} documents, {idx['bytes_on_disk'] / 1e6:.1f} MB on disk, "
-                 f"built in {idx.get('seconds', 0)} s (during rulekb build)", highlight=False)
+                 f"built in {idx.get('seconds', 0)} s"
+                 + (f" ({idx['cpu_seconds']} s CPU)" if "cpu_seconds" in idx else "") + " (during rulekb build)",
+                 highlight=False)
     if "cold_start" in figures:
         c = figures["cold_start"]
-        stdout.print(f"  cold start: rulekb search {c['search_seconds']} s (rulekb --help {c['help_seconds']} s), "
-                     f"median of {cold}", highlight=False)
+        stdout.print(f"  cold start: rulekb search {c['search_seconds']} s wall, {c['search_cpu_seconds']} s CPU "
+                     f"(rulekb --help {c['help_seconds']} s wall, {c['help_cpu_seconds']} s CPU), median of {cold}",
+                     highlight=False)
     if misses:
         for miss in figures["misses"]:
             stdout.print(f"  miss {miss['id']} (rank {miss['rank']}, BM25 {miss['bm25_rank']}): {miss['question']} "

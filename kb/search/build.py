@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +15,6 @@ def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
     def write(directory: Path) -> dict:
         from . import documents, index
 
-        started = time.perf_counter()
         if progress:
             progress("index for search")
         from ..compare.terminology import RENAMES
@@ -24,8 +22,6 @@ def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
         meta = {"editions": documents.edition_rows(editions), "concepts": documents.concept_rows(concepts),
                 "renames": {old: new for old, new in RENAMES.items() if old in concepts or new in concepts},
                 "base": base}
-        stats = index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
-        stats["seconds"] = round(time.perf_counter() - started, 2)
-        return stats
+        return index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
 
     return write
