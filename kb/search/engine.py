@@ -203,7 +203,7 @@ class Searcher:
             elif key in doc.get("mentions", []):
                 why.append(f"mentions {name(key)!r}")
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
-        present = {term_of(w) for w in set(_TOKEN.findall(fields))}
+        present = {term_of(w) for w in set(_TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]
         if matched:
             why.append("words: " + ", ".join(dict.fromkeys(w.lower() for w in matched)))
