@@ -110,30 +110,6 @@ def likely_rules(store, question: str, edition: str | None = None, lang: str | N
     return [hit for hit in found["results"] if hit["kind"] == "rule"][:limit]
 
 
-def definitional_answer(store, question: str, edition: str | None = None) -> dict | None:
-    """The KB's definitional answer to a question (kb.ask), None when it has none."""
-    from .ask import Asker
-
-    try:
-        found = _asker(store).ask(question, edition=edition)
-    except NotFound:
-        return None
-    return found if found.get("answer") is not None else None
-
-
-def _asker(store):
-    from .ask import Asker
-
-    cached = getattr(store, "_rulekb_asker", None)
-    if cached is None:
-        cached = Asker(store)
-        try:
-            store._rulekb_asker = cached
-        except AttributeError:
-            pass
-    return cached
-
-
 def ask(store, question: str, edition: str | None = None) -> dict:
     """``rulekb ask``: the definitional answer (kb.ask); when there is none, it says
     so and gives the rules that most likely answer the question (``"answer": null``,

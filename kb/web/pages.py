@@ -85,6 +85,17 @@ def _search_choices(editions: list[dict]) -> list[str]:
             if not e["partial"]]
 
 
+def _definitional(store, question: str, edition: str | None) -> dict | None:
+    """The KB's definitional answer to a question (kb.ask, kept per build), or None."""
+    from ..errors import KBError
+
+    try:
+        found = catalog.asker(store).ask(question, edition=edition)
+    except KBError:
+        return None
+    return found if found.get("answer") is not None else None
+
+
 def search_page(ctx: WebContext, query: str, edition: str | None, page_number: str = "1"):
     """Ranked search (:func:`kb.service.search`): snippets with the matched words
     marked, why each rule ranked there, pages of :data:`PER_PAGE`; ``edition`` is
@@ -125,7 +136,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
             results.append({**hit, "segments": [Segment(piece, "mark" if marked else "text")
                                                 for piece, marked in marked_segments(hit["snippet"])]})
         if number_of_page == 1 and text.endswith("?"):
-            answer = service.definitional_answer(store, text, None if scope in (None, "all") else scope)
+            answer = _definitional(store, text, None if scope in (None, "all") else scope)
     base = f"search?q={quote_plus(text)}&edition={quote_plus(edition or 'all')}"
     return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
                 edition=edition or "all", results=results, answer=answer, page_number=number_of_page,
