@@ -387,6 +387,9 @@ def bench_search_command(
         searcher.search("warm up the analyzers and concept matcher")
         figures = evaluate.run(searcher, questions)
         figures["index"] = evaluate.index_figures(searcher)
+        from ..search.rank import weights
+
+        figures["weights"] = weights()
         if cold:
             figures["cold_start"] = evaluate.cold_start(store, repeat=cold)
     try:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ingest.model import Edition
+if TYPE_CHECKING:  # the reader of an index needs no parser
+    from ingest.model import Edition
 
 PARENT_TITLE = 80  # a parent rule this short names its subrules' subject ("702.19. Trample")
 HEADING = 60  # a rule with subrules, this short and without a full stop, is their heading

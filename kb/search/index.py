@@ -41,8 +41,7 @@ def schema() -> tantivy.Schema:
         for lang in analysis.LANGS:
             builder.add_text_field(f"{name}_{lang}", stored=name != "parent", tokenizer_name=f"text_{lang}")
     for name in RAW_FIELDS:
-        builder.add_text_field(name, stored=True, tokenizer_name="raw",
-                               index_option="basic" if name not in ("editions",) else "basic")
+        builder.add_text_field(name, stored=True, tokenizer_name="raw", index_option="basic")
     return builder.build()
 
 

@@ -50,9 +50,14 @@ FIELDS = {"text": 1.0, "titles": 0.35, "parent": 0.6, "examples": 0.3}
 TIE = 0.2
 PHRASE = 0.3
 ERA = 0.5
-WEIGHTS = {"A": A, "DEFINES": DEFINES, "DEFINES_SUB": DEFINES_SUB, "MENTIONS": MENTIONS, "NUMBER": NUMBER,
-           "SECTION": SECTION, "SECTION_FIRST": SECTION_FIRST, "RULE": RULE, "FIELDS": FIELDS, "TIE": TIE,
-           "PHRASE": PHRASE, "ERA": ERA}
+
+
+def weights() -> dict:
+    """The weights in use (``rulekb bench search`` prints them with its figures)."""
+    names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "FIELDS",
+             "TIE", "PHRASE", "ERA")
+    return {name: globals()[name] for name in names}
+
 
 # the questions the weights were set on (before the gold set existed): not part of any score reported
 DEV_QUESTIONS = [
