@@ -1,0 +1,51 @@
+"""The independent alignment gold for the 2009 restructure (issue 16.7,
+tests/data/alignment_gold_2009_independent.tsv): the evaluator reads it, it is independent of the
+tuned gold (no old rule in common, none of its old sections or keyword subsections appear there),
+and on the corpus every row still points at the rule it was written for. Accuracy is measured,
+not asserted: see ``kb.align.evaluate.evaluate_gold(corpus, path=...)`` and the closing note."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kb.align.evaluate import GOLD, load_editions, load_gold, verify
+
+INDEPENDENT = Path(__file__).parent / "data" / "alignment_gold_2009_independent.tsv"
+ROWS = load_gold(INDEPENDENT)
+
+
+def topic(number: str) -> str:
+    """A row's old (sub)section: the section, or the keyword subsection for 501/502."""
+    section, _, rest = number.partition(".")
+    if section in ("501", "502"):
+        return f"{section}.{''.join(ch for ch in rest if ch.isdigit())}"
+    return section
+
+
+def test_rows_are_read_by_the_evaluator():
+    assert len(ROWS) >= 100
+    assert {r.group for r in ROWS} == {"restructure-2009-independent"}
+    assert {(r.old_edition, r.new_edition) for r in ROWS} == {("en/2009-05-01", "en/2009-07-08")}
+    olds = [r.old for r in ROWS]
+    assert len(olds) == len(set(olds))
+    assert all(len(r.check) == 8 and r.note for r in ROWS)
+
+
+def test_independent_of_the_tuned_gold():
+    tuned = [r for r in load_gold(GOLD) if r.old_edition == "en/2009-05-01"]
+    assert not {r.old for r in tuned} & {r.old for r in ROWS}
+    assert not {topic(r.old) for r in tuned} & {topic(r.old) for r in ROWS}
+
+
+def test_spread_and_kinds_of_change():
+    sections = {r.old.split(".")[0] for r in ROWS}
+    assert {s[0] for s in sections} >= {"2", "3", "4", "5", "6"}
+    assert any(None in r.accepted for r in ROWS)  # removals
+    assert any(len(r.accepted) > 1 for r in ROWS)  # splits and absorptions
+    targets = [n for r in ROWS if len(r.accepted) == 1 for n in r.accepted if n]
+    assert len(targets) > len(set(targets))  # merges: two old rules, one successor
+
+
+def test_rows_point_at_their_rules(corpus):
+    editions = load_editions(corpus, {"en/2009-05-01", "en/2009-07-08"})
+    assert verify(ROWS, editions) == []
