@@ -413,7 +413,8 @@ def bench_search_command(
     lat = figures["latency_ms"]
     stdout.print(f"  latency: one edition p50 {lat['one_edition_p50']} ms p99 {lat['one_edition_p99']} ms; "
                  f"all editions p50 {lat['all_editions_p50']} ms p99 {lat['all_editions_p99']} ms "
-                 f"({lat['queries']} queries each)", highlight=False)
+                 f"({lat['queries']} queries each); CPU per query p50 {lat['one_edition_cpu_p50']} ms / "
+                 f"{lat['all_editions_cpu_p50']} ms", highlight=False)
     idx = figures["index"]
     stdout.print(f"  index: {idx.get('documents', 0):,} documents, {idx['bytes_on_disk'] / 1e6:.1f} MB on disk, "
                  f"built in {idx.get('seconds', 0)} s"
