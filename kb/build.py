@@ -16,6 +16,9 @@
 6. Stream every edition's quads, the concepts, the statements, what the reasoner
    inferred, the lineages and the ontology into a new store, then swap it in
    (:meth:`kb.store.EmbeddedStore.replace`).
+7. The search index of the same editions (:mod:`kb.search`), written beside the
+   new store before the swap (the pair is swapped at once); a remote store gets
+   a local index, swapped in once the remote build has committed.
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class BuildReport:
     meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.meaning_changes)
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
+    search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
     seconds: float = 0.0
     store: str = ""
     store_bytes: int = 0
@@ -145,7 +149,16 @@ def build(sources: list[str], store, base: str | None = None,
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
         yield from translation_quads(translated, mint)
 
-    report.quads = store.replace(quads())
+    from .search import build as search_build
+
+    write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
+    if hasattr(store, "data_dir"):  # embedded: the index beside the new build, one swap for both
+        report.quads = store.replace(quads(), beside=lambda directory: report.search.update(write_index(directory)))
+    else:  # remote: a local index of what the endpoint now holds
+        from .search.home import remote_root, swap_local
+
+        report.quads = store.replace(quads())
+        report.search.update(swap_local(remote_root(store.location), write_index))
     report.seconds = time.perf_counter() - started
     report.store_bytes = store.size_bytes()
     return report

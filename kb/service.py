@@ -246,3 +246,40 @@ def corpus_dir():
     from .corpus import corpus_dir as where
 
     return where()
+def search(store, query: str, edition: str | None = None, lang: str | None = None, all_editions: bool = False,
+           limit: int = 10, offset: int = 0) -> dict:
+    """``rulekb search`` (kb.search): ranked rules and glossary entries for a question,
+    in one edition (default: the newest English one), a language's French texts,
+    or every edition (one hit per lineage)."""
+    from .search.engine import searcher_for
+
+    return searcher_for(store).search(query, edition=edition, lang=lang, all_editions=all_editions,
+                                      limit=limit, offset=offset)
+
+
+def likely_rules(store, question: str, edition: str | None = None, lang: str | None = None, limit: int = 5) -> list[dict]:
+    """The rules that most likely answer a question (``rulekb ask`` when it has no
+    definitional answer): the ranked search's rule hits."""
+    found = search(store, question, edition=edition, lang=lang, limit=limit + 5)
+    return [hit for hit in found["results"] if hit["kind"] == "rule"][:limit]
+
+
+def ask(store, question: str, edition: str | None = None) -> dict:
+    """``rulekb ask``: the definitional answer (kb.ask); when there is none, it says
+    so and gives the rules that most likely answer the question (``"answer": null``,
+    ``"rules"`` from the ranked search, each with why it ranked there)."""
+    from .errors import KBError
+
+    data = asker(store).ask(question, edition=edition)
+    if data.get("answer") is not None:
+        return data
+    try:
+        lang = "fr" if data.get("language") == "fr" else "en"
+        likely = likely_rules(store, question, edition=edition, lang=None if edition else lang)
+    except KBError as exc:  # no index, or nothing searchable in the question: say so beside the unknown
+        data["search"] = str(exc)
+        return data
+    data["rules"] = [{"edition": hit["edition"], "rule": hit["rule"], "text": hit["text"], "score": hit["score"],
+                      "why": hit["why"], "iri": hit["iri"]} for hit in likely]
+    data["likely"] = bool(likely)
+    return data

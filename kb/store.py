@@ -24,7 +24,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -171,9 +171,12 @@ class EmbeddedStore:
                 raise StoreError(f"another build is writing {self.root}") from None
             yield
 
-    def replace(self, quads: Iterable[ox.Quad]) -> int:
+    def replace(self, quads: Iterable[ox.Quad], beside: Callable[[Path], object] | None = None) -> int:
         """Write a new store from ``quads`` and swap it in; return the quad count.
 
+        ``beside(directory)`` writes what goes with the new store (the search
+        index, :mod:`kb.search.home`) into ``search-<stamp>`` next to its
+        ``data-<stamp>``, before the swap: the one rename swaps the pair.
         Nothing the readers see changes until the very last step (one rename).
         """
         if self.root.exists() and not self.root.is_dir():
@@ -182,6 +185,7 @@ class EmbeddedStore:
             stamp = time.strftime("%Y%m%dT%H%M%S")
             # a directory no one else has: never the one readers have open
             fresh = Path(tempfile.mkdtemp(prefix=f"data-{stamp}-", dir=self.root))
+            partner = fresh.with_name("search-" + fresh.name[len("data-"):])
             try:
                 store = ox.Store(str(fresh))
                 store.bulk_extend(quads)
@@ -190,15 +194,18 @@ class EmbeddedStore:
                 count = len(store)
                 del store
                 gc.collect()
+                if beside is not None:
+                    beside(partner)
                 link = self.root / f".current-{os.getpid()}"
                 link.unlink(missing_ok=True)
                 link.symlink_to(fresh.name)
                 os.replace(link, self.root / "current")  # the atomic step
             except BaseException:
                 shutil.rmtree(fresh, ignore_errors=True)
+                shutil.rmtree(partner, ignore_errors=True)
                 raise
             self.close()
-            for old in self.root.glob("data-*"):
-                if old != fresh:
+            for old in [*self.root.glob("data-*"), *self.root.glob("search-*")]:
+                if old not in (fresh, partner):
                     shutil.rmtree(old, ignore_errors=True)
             return count

@@ -441,12 +441,16 @@ def test_leftovers_in_a_new_graph_are_replaced(store, server):
 # -- end to end: a real build ---------------------------------------------
 
 
-def test_build_an_edition_into_the_remote_store(store, tmp_path):
+def test_build_an_edition_into_the_remote_store(store, tmp_path, monkeypatch):
     from kb.build import build
-    from kb.service import editions, rule
+    from kb.service import editions, rule, search
     from kb.store import EmbeddedStore
 
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data-home"))
     report = build([str(FIXTURE)], store)
+    # a remote store keeps a local search index of what it holds
+    assert report.search["documents"] > 0 and list((tmp_path / "data-home" / "rulekb" / "search-remote").glob("*/current"))
+    assert search(store, "a card on the table")["results"][0]["rule"] == "101.1"
     assert report.editions == ["en/2030-05-05"] and report.quads > 0
     found = rule(store, "en/2030-05-05", "101.1")
     assert found["text"].startswith("A gadget is a card on the table.")

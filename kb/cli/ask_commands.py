@@ -45,15 +45,22 @@ def ask(
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
-    """Answer a definitional question with the rules that support the answer and the SPARQL used."""
-    from ..service import asker
+    """Answer a definitional question with the rules that support the answer and the SPARQL used;
+    any other question: the rules that most likely answer it (ranked search), exit 0."""
+    from .. import service
 
     with errors_as_exit_codes():
-        data = asker(_store(store)).ask(question, edition=edition)
+        data = service.ask(_store(store), question, edition=edition)
     if format is Format.json:
         emit_json(data)
     elif data.get("answer") is None:
         stdout.print(data["unknown"], markup=False, highlight=False)
+        if data.get("rules"):
+            stdout.print("the rules that most likely answer it:", markup=False, highlight=False)
+            for hit in data["rules"]:
+                stdout.print(f"  {hit['rule']} ({hit['edition']}): {hit['text'][:160]}", markup=False, highlight=False)
+                if hit.get("why"):
+                    stdout.print(f"      why: {'; '.join(hit['why'])}", markup=False, highlight=False)
     else:
         stdout.print(f"{data['answer']}", markup=False, highlight=False)
         for line in data.get("because", []):
@@ -63,5 +70,5 @@ def ask(
         cited = ", ".join(f"{r['rule']} ({r['edition']})" for r in data["rules"])
         if cited:
             stdout.print(f"rules: {cited}", markup=False, highlight=False)
-    if data.get("answer") is None:
+    if data.get("answer") is None and not data.get("rules"):
         raise typer.Exit(1)

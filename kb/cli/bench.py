@@ -367,3 +367,70 @@ def bench_translation_command(
     say("findings per kind: " + (", ".join(f"{n} {k}" for k, n in figures["kinds"].items()) or "none"))
     say(f"time: {figures['total_seconds_median']:.2f} s for all texts (median of {figures['runs']} cold runs); "
         f"per text median {figures['per_text_seconds_median']:.3f} s, max {figures['per_text_seconds_max']:.3f} s")
+
+
+@bench_app.command("search")
+def bench_search_command(
+    store: str = StoreOption,
+    gold: str = typer.Option(None, "--gold", help="Gold questions (TSV; default: tests/data/search_gold.tsv)."),
+    cold: int = typer.Option(3, "--cold", min=0, help="Cold starts of `rulekb search` to time (0: none)."),
+    misses: bool = typer.Option(False, "--misses", help="List the questions whose rule is not in the first five."),
+    format: Format = FormatOption,
+) -> None:
+    """Recall@1/5/10 and MRR of `rulekb search` on the gold questions beside plain BM25 on the
+    same index (same run), latency p50/p99 in one edition and across all editions, cold start,
+    index size and build time."""
+    from pathlib import Path
+
+    from ..search import evaluate
+    from ..search.engine import searcher_for
+
+    with errors_as_exit_codes():
+        questions = evaluate.load_gold(Path(gold) if gold else evaluate.GOLD)
+        searcher = searcher_for(_store(store))
+        searcher.search("warm up the analyzers and concept matcher")
+        figures = evaluate.run(searcher, questions)
+        figures["index"] = evaluate.index_figures(searcher)
+        from ..search.rank import weights
+
+        figures["weights"] = weights()
+        if cold:
+            figures["cold_start"] = evaluate.cold_start(store, repeat=cold)
+    try:
+        import os
+
+        figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        pass
+    if not misses:
+        figures["misses"] = len(figures["misses"])
+    if format is Format.json:
+        emit_json(figures)
+        return
+    stdout.print(f"{len(questions)} gold questions; load average {figures.get('load_average')}", highlight=False)
+    for name in ("all", "en", "fr", "held_out", "held_out_en", "held_out_fr", "tuning"):
+        f, b = figures[name]["fused"], figures[name]["bm25"]
+        stdout.print(
+            f"  {name:<12} n={f['questions']:>3}  fused R@1 {f['recall@1']:5.1f}  R@5 {f['recall@5']:5.1f}  "
+            f"R@10 {f['recall@10']:5.1f}  MRR {f['mrr']:.3f}   |  BM25 R@1 {b['recall@1']:5.1f}  R@5 {b['recall@5']:5.1f}  "
+            f"R@10 {b['recall@10']:5.1f}  MRR {b['mrr']:.3f}", highlight=False)
+    lat = figures["latency_ms"]
+    stdout.print(f"  latency: one edition p50 {lat['one_edition_p50']} ms p99 {lat['one_edition_p99']} ms; "
+                 f"all editions p50 {lat['all_editions_p50']} ms p99 {lat['all_editions_p99']} ms "
+                 f"({lat['queries']} queries each); CPU per query p50 {lat['one_edition_cpu_p50']} ms / "
+                 f"{lat['all_editions_cpu_p50']} ms", highlight=False)
+    idx = figures["index"]
+    stdout.print(f"  index: {idx.get('documents', 0):,} documents, {idx['bytes_on_disk'] / 1e6:.1f} MB on disk, "
+                 f"built in {idx.get('seconds', 0)} s"
+                 + (f" ({idx['cpu_seconds']} s CPU)" if "cpu_seconds" in idx else "") + " (during rulekb build)",
+                 highlight=False)
+    if "cold_start" in figures:
+        c = figures["cold_start"]
+        stdout.print(f"  cold start: rulekb search {c['search_seconds']} s wall, {c['search_cpu_seconds']} s CPU "
+                     f"(rulekb --help {c['help_seconds']} s wall, {c['help_cpu_seconds']} s CPU), median of {cold}",
+                     highlight=False)
+    if misses:
+        for miss in figures["misses"]:
+            stdout.print(f"  miss {miss['id']} (rank {miss['rank']}, BM25 {miss['bm25_rank']}): {miss['question']} "
+                         f"-> want {' '.join(miss['expected'])}, got {' '.join(str(g) for g in miss['got'])}",
+                         markup=False, highlight=False)

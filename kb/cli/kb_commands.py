@@ -85,9 +85,18 @@ def build(
         f"{report.lineages:,} rule lineages, {report.changes:,} changes between consecutive editions "
         f"in {report.lineage_seconds:.1f} s{' (cached)' if report.lineage_cached else ''} (rulekb history RULE); "
         f"{report.meaning_changes:,} changes of meaning (rulekb query contradictions)\n"
-        f"{_translation_line(report.translations)}",
+        f"{_translation_line(report.translations)}\n"
+        f"{_search_line(report.search)}",
         highlight=False,
     )
+
+
+def _search_line(summary: dict) -> str:
+    if not summary:
+        return "no search index"
+    return (f"search index: {summary['documents']:,} documents ({summary['rule_versions']:,} rule versions, "
+            f"{summary['glossary_versions']:,} glossary entries) in {summary['seconds']:.1f} s, "
+            f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search)")
 
 
 def _translation_line(summary: dict) -> str:

@@ -5,7 +5,7 @@
 - ``/api/rule/{lang}/{date}/{number}``       ``rulekb rule`` (kb.service.rule)
 - ``/api/history/{number}?edition=``         ``rulekb history`` (kb.history)
 - ``/api/concept/{slug}``                    ``rulekb define`` (kb.ask)
-- ``/api/search?q=&edition=``                rules whose text holds the words
+- ``/api/search?q=&edition=&lang=&limit=&offset=``  ``rulekb search`` (ranked; kb.service.search)
 - ``/api/openapi.json``                      the OpenAPI 3 document of all of them
 - ``/api``                                   a page listing them, with examples
 
@@ -22,21 +22,20 @@ from starlette.routing import Route
 
 from .. import service
 from ..errors import NotFound
-from ..service import default_edition, history
-from . import catalog, killable
+from ..service import history
+from . import catalog
 from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
 
 MAX_QUERY = 200  # characters of a search
-MAX_RESULTS = 200
 EXAMPLES = {  # path -> what it shows; the /api page links them
     "/api/editions": "every edition",
     "/api/edition/en/2026-01-16": "an edition and its sections",
     "/api/rule/en/2026-01-16/702.19b": "a rule, its references, concepts and lineage",
     "/api/history/111.2?edition=en/2026-01-16": "a rule through the editions",
     "/api/concept/owner": "a concept: labels, definitions, neighbours",
-    "/api/search?q=summoning+sickness&edition=en/2026-01-16": "rules whose text holds the words",
+    "/api/search?q=summoning+sickness&edition=en/2026-01-16": "the rules about a question, ranked",
 }
 
 
@@ -73,20 +72,11 @@ def concept_data(ctx: WebContext, slug: str) -> dict:
     return catalog.asker(ctx.store).define(slug)
 
 
-def search_data(ctx: WebContext, text: str, edition: str | None) -> dict:
-    if edition == "all":
-        rows = killable.select(ctx, "search-all", text=text)  # every edition: can run long
-        results = [{"edition": r["edition"], "number": r["number"], "text": r["text_found"],
-                    "iri": ctx.mint.rule(r["edition"], r["number"])} for r in rows]
-    else:
-        edition = edition or default_edition(ctx.store)
-        if not service.run(ctx.store, "edition-exists", edition=edition):
-            raise NotFound(f"no edition {edition!r} in the knowledge base (/api/editions lists them)")
-        rows = killable.select(ctx, "search", edition=edition, text=text)
-        results = [{"edition": edition, "number": r["number"], "text": r["text_found"], "iri": r["rule"]}
-                   for r in rows]
-    return {"q": text, "edition": edition, "results": results[:MAX_RESULTS],
-            "truncated": len(results) > MAX_RESULTS}
+def search_data(ctx: WebContext, text: str, edition: str | None, lang: str | None = None,
+                limit: int = 10, offset: int = 0) -> dict:
+    """``rulekb search --format json``: ranked, ``edition=all`` every edition (one hit per lineage)."""
+    return service.search(ctx.store, text, edition=None if edition == "all" else edition, lang=lang,
+                          all_editions=edition == "all", limit=limit, offset=offset)
 
 
 class Api:
@@ -116,12 +106,22 @@ class Api:
         return await self.call(concept_data, request.path_params["slug"])
 
     async def search(self, request: Request):
-        text = (request.query_params.get("q") or "").strip()
+        params = request.query_params
+        text = (params.get("q") or "").strip()
         if not text:
             raise WebError(400, "search needs q=WORDS, e.g. /api/search?q=summoning+sickness")
         if len(text) > MAX_QUERY:
             raise WebError(400, f"q is too long (at most {MAX_QUERY} characters)")
-        return await self.call(search_data, text, request.query_params.get("edition") or None)
+        numbers = {}
+        for name, default, top in (("limit", 10, 100), ("offset", 0, 10_000)):
+            try:
+                numbers[name] = int(params.get(name) or default)
+            except ValueError:
+                raise WebError(400, f"{name} must be a whole number") from None
+            if not (0 if name == "offset" else 1) <= numbers[name] <= top:
+                raise WebError(400, f"{name} must be between {0 if name == 'offset' else 1} and {top}")
+        return await self.call(search_data, text, params.get("edition") or None, params.get("lang") or None,
+                               numbers["limit"], numbers["offset"])
 
     async def openapi(self, request: Request):
         from .openapi import document

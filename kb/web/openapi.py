@@ -68,10 +68,15 @@ def document(ctx: WebContext) -> dict:
                              "defining rules, statements, broader / narrower / related concepts.",
                 [_path_param("slug", "owner", "the concept's name in its IRI (or any label)")], _OBJECT),
             "/api/search": _get(
-                "Search the rules", "Rules whose text holds the words (case-insensitive), in document order; "
-                                    "at most 200.",
-                [_query_param("q", "summoning sickness", "the words", required=True),
-                 _query_param("edition", "en/2026-01-16", "edition id, or all (default: the newest English one)")],
+                "Search the rules", "As `rulekb search`: rules and glossary entries ranked for a question "
+                                    "(BM25 fused with the KB's concepts, defining rules and rule numbers), "
+                                    "each with a marked snippet and why it ranked there.",
+                [_query_param("q", "summoning sickness", "words, a question or a rule number", required=True),
+                 _query_param("edition", "en/2026-01-16", "edition id, or all: every edition, one hit per lineage "
+                                                          "(default: the newest English one)"),
+                 _query_param("lang", "en", "en or fr (fr: the French texts)"),
+                 _query_param("limit", "10", "results, 1-100"),
+                 _query_param("offset", "0", "results to skip (the next page)")],
                 {"$ref": "#/components/schemas/SearchResults"}),
         },
         "components": {"schemas": {
@@ -96,9 +101,14 @@ def document(ctx: WebContext) -> dict:
                 "referenced_by": {"type": "array", "items": {"type": "string"}},
                 "concepts": {"type": "array", "items": _OBJECT}, "lineage": {"type": "object", "nullable": True}}},
             "SearchResults": {"type": "object", "properties": {
-                "q": {"type": "string"}, "edition": {"type": "string"}, "truncated": {"type": "boolean"},
+                "query": {"type": "string"}, "edition": {"type": "string"}, "lang": {"type": "string"},
+                "offset": {"type": "integer"}, "limit": {"type": "integer"}, "more": {"type": "boolean"},
+                "understood": _OBJECT,
                 "results": {"type": "array", "items": {"type": "object", "properties": {
-                    "edition": {"type": "string"}, "number": {"type": "string"}, "text": {"type": "string"},
-                    "iri": {"type": "string"}}}}}},
+                    "kind": {"type": "string"}, "edition": {"type": "string"}, "rule": {"type": "string"},
+                    "term": {"type": "string"}, "score": {"type": "number"}, "snippet": {"type": "string"},
+                    "text": {"type": "string"}, "iri": {"type": "string"},
+                    "editions": {"type": "array", "items": {"type": "string"}},
+                    "why": {"type": "array", "items": {"type": "string"}}}}}}},
         }},
     }

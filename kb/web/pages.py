@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from itertools import groupby
+from urllib.parse import quote_plus
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse
@@ -21,7 +22,7 @@ from starlette.routing import Route
 from ingest import numbers as rule_numbers
 
 from ..service import run
-from . import catalog, killable
+from . import catalog
 from .concept_pages import concept_exists, concept_page, lineage_page
 from .context import WebContext
 from .edition_pages import edition_page, glossary_page, part_page, section_page
@@ -41,7 +42,8 @@ PAGES = {
 }
 
 MAX_QUERY = 200  # characters of a search
-MAX_RESULTS = 500  # rows a search page shows
+PER_PAGE = 20  # ranked results a search page shows
+MAX_PAGES = 25
 _TYPED_NUMBER = re.compile(rf"^\s*(?:(?:cr|rule|règle|regle)\s+)?({rule_numbers.CITED})\.?\s*$", re.IGNORECASE)
 
 
@@ -50,7 +52,8 @@ def routes(ctx: WebContext) -> list[Route]:
         return home_page(ctx)
 
     def search(request: Request):
-        return search_page(ctx, request.query_params.get("q", ""), request.query_params.get("edition") or None)
+        params = request.query_params
+        return search_page(ctx, params.get("q", ""), params.get("edition") or None, params.get("page", "1"))
 
     return [Route("/", home, methods=["GET", "HEAD"]), Route("/search", search, methods=["GET", "HEAD"])]
 
@@ -82,23 +85,62 @@ def _search_choices(editions: list[dict]) -> list[str]:
             if not e["partial"]]
 
 
-def search_page(ctx: WebContext, query: str, edition: str | None):
+def _definitional(store, question: str, edition: str | None) -> dict | None:
+    """The KB's definitional answer to a question (kb.ask, kept per build), or None."""
+    from ..errors import KBError
+
+    try:
+        found = catalog.asker(store).ask(question, edition=edition)
+    except KBError:
+        return None
+    return found if found.get("answer") is not None else None
+
+
+def search_page(ctx: WebContext, query: str, edition: str | None, page_number: str = "1"):
+    """Ranked search (:func:`kb.service.search`): snippets with the matched words
+    marked, why each rule ranked there, pages of :data:`PER_PAGE`; ``edition`` is
+    an edition id, ``all`` (every English edition, one hit per lineage) or ``fr``
+    (the French texts). A question the KB answers by definition shows the answer first."""
+    from .. import service
+    from ..search.engine import segments as marked_segments
+    from .markup import Segment
+
     store = ctx.store
     if len(query) > MAX_QUERY:
         raise WebError(400, f"a search is at most {MAX_QUERY} characters (this one has {len(query)})")
-    edition = edition or catalog.newest(store)
-    catalog.edition(store, edition)  # 404 for an unknown edition
+    try:
+        number_of_page = int(page_number)
+    except ValueError:
+        raise WebError(400, f"page must be a number from 1 to {MAX_PAGES} (got {page_number[:20]!r})") from None
+    if not 1 <= number_of_page <= MAX_PAGES:
+        raise WebError(400, f"page must be a number from 1 to {MAX_PAGES} (got {number_of_page})")
+    lang, scope = None, edition
+    if edition == "fr":
+        lang, scope = "fr", None
+    elif edition != "all":
+        scope = edition = edition or catalog.newest(store)
+        catalog.edition(store, edition)  # 404 for an unknown edition
     text = query.strip()
     typed = _TYPED_NUMBER.match(text)
-    if typed:  # "702.19b": straight to the rule, when the edition has it
+    if typed and scope not in (None, "all"):  # "702.19b": straight to the rule, when the edition has it
         number = rule_numbers.normalise(typed.group(1))
-        iri = ctx.mint.numbered(edition, number)
-        if "." not in number or run(store, "rule", edition=edition, number=number):
+        iri = ctx.mint.numbered(scope, number)
+        if "." not in number or run(store, "rule", edition=scope, number=number):
             return RedirectResponse(ctx.href(iri), status_code=303)
-    results = []
+    results, more, answer = [], False, None
     if text:
-        for row in killable.select(ctx, "search", edition=edition, text=text)[:MAX_RESULTS + 1]:
-            results.append({"number": row["number"], "iri": row["rule"], "text": highlight(row["text_found"], text)})
+        found = service.search(store, text, edition=scope if scope != "all" else None, lang=lang,
+                               all_editions=scope == "all", limit=PER_PAGE, offset=(number_of_page - 1) * PER_PAGE)
+        more = found["more"]
+        for hit in found["results"]:
+            results.append({**hit, "segments": [Segment(piece, "mark" if marked else "text")
+                                                for piece, marked in marked_segments(hit["snippet"])]})
+        if number_of_page == 1 and text.endswith("?"):
+            answer = _definitional(store, text, None if scope in (None, "all") else scope)
+    base = f"search?q={quote_plus(text)}&edition={quote_plus(edition or 'all')}"
     return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
-                edition=edition, results=results[:MAX_RESULTS], truncated=len(results) > MAX_RESULTS,
-                search_editions=_search_choices(catalog.editions(store)), chosen=edition)
+                edition=edition or "all", results=results, answer=answer, page_number=number_of_page,
+                first=(number_of_page - 1) * PER_PAGE + 1,
+                previous=f"{base}&page={number_of_page - 1}" if number_of_page > 1 else None,
+                next=f"{base}&page={number_of_page + 1}" if more and number_of_page < MAX_PAGES else None,
+                search_editions=_search_choices(catalog.editions(store)), chosen=edition or "all")

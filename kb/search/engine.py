@@ -1,0 +1,307 @@
+"""Answering a search: edition choice, the fused query, one hit per lineage,
+snippets and the "why" of each hit (``rulekb search``, ``/search``, ``/api/search``).
+
+Editions: the newest complete English edition by default; ``lang="fr"``: every
+French text together (the corpus's French texts are all excerpts of different
+translations, none complete: the newest alone holds one rule); ``edition``:
+that one; ``all_editions``: every edition of the language, one hit per rule
+lineage with the editions whose version matched.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from pathlib import Path
+
+import tantivy
+from tantivy import Occur, Query
+
+from ..errors import KBError, NotFound
+from . import analysis, rank
+from .index import open_index
+from .understand import MAX_CHARS, Understood, understand
+
+MAX_LIMIT = 100
+SNIPPET = 240  # characters around the marks
+SCAN = 400  # hits read to fill a page of lineages (--all-editions)
+
+
+class SearchError(KBError):
+    """A query that cannot be searched (empty, only punctuation, too long)."""
+
+
+class Searcher:
+    """One index directory, opened read-only: many searches."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+        self.index, self.meta = open_index(self.directory)
+        self.searcher = self.index.searcher()
+        self.schema = self.index.schema
+        self.total = self.searcher.num_docs
+        self.editions = {row["edition"]: row for row in self.meta["editions"]}
+        # meta lists editions oldest first (by date, then id): their position is their order
+        self._order = {edition: i for i, edition in enumerate(self.editions)}
+        self._spec: dict[str, float] = {}
+
+    # -- what the index knows ------------------------------------------------
+
+    @cached_property
+    def matchers(self) -> dict:
+        from .understand import LabelMatcher
+
+        concepts = self.meta["concepts"]
+        return {lang: LabelMatcher({key: row["labels"].get(lang, []) for key, row in concepts.items()})
+                for lang in analysis.LANGS}
+
+    @cached_property
+    def renames(self) -> dict[str, str]:
+        """Historical concept -> current one (kb.compare.terminology.RENAMES, kept in the index's meta)."""
+        return dict(self.meta.get("renames", {}))
+
+    @cached_property
+    def minter(self):
+        from ..iris import Minter
+
+        return Minter.for_base(self.meta.get("base"))
+
+    def default_edition(self, lang: str) -> str | None:
+        complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
+        return complete[-1] if complete else None  # meta lists editions oldest first
+
+    def spec(self, key: str) -> float:
+        if key not in self._spec:
+            self._spec[key] = rank.specificity(self.searcher, key, self.total)
+        return self._spec[key]
+
+    # -- searching ------------------------------------------------------------
+
+    def read(self, query: str, lang: str) -> Understood:
+        if query is None or not str(query).strip():
+            raise SearchError("empty search: give some words, e.g. rulekb search \"summoning sickness\"")
+        if len(query) > MAX_CHARS:
+            raise SearchError(f"a search is at most {MAX_CHARS} characters (this one has {len(query):,})")
+        u = understand(query, lang, self.matchers.get(lang), self.renames)
+        if not (u.terms or u.numbers or u.sections or u.concepts):
+            raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
+        return u
+
+    def scope(self, edition: str | None, lang: str | None, all_editions: bool) -> tuple[str, str | None, bool]:
+        """(language, edition or None, grouped by lineage)."""
+        if lang not in (None, "en", "fr"):
+            raise SearchError(f"unknown language {lang!r} (en or fr)")
+        if edition and edition != "all":
+            row = self.editions.get(edition)
+            if row is None:
+                raise NotFound(f"no edition {edition!r} in the search index (rulekb editions lists them)")
+            return row["language"], edition, False
+        lang = lang or "en"
+        if all_editions or edition == "all":
+            return lang, None, True
+        chosen = self.default_edition(lang)
+        return (lang, chosen, False) if chosen else (lang, None, True)
+
+    def search(self, query: str, edition: str | None = None, lang: str | None = None, all_editions: bool = False,
+               limit: int = 10, offset: int = 0, baseline: bool = False) -> dict:
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        offset = max(0, int(offset))
+        lang, edition, grouped = self.scope(edition, lang, all_editions)
+        u = self.read(query, lang)
+        filter_ = (rank.exact(self.schema, "editions", edition) if edition
+                   else rank.exact(self.schema, "lang", lang))
+        q = self._query(u, lang, filter_, baseline)
+        hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
+        results = [self._result(score, doc, u, lang, edition, grouped, baseline) for score, doc in hits]
+        return {"query": u.text, "edition": edition or "all", "lang": lang, "offset": offset, "limit": limit,
+                "more": more, "understood": u.to_dict(), "results": results}
+
+    def _query(self, u: Understood, lang: str, filter_: Query, baseline: bool) -> Query | None:
+        if baseline:
+            words = rank.plain_bm25(self.schema, analysis.terms(u.text, lang), lang)
+            if words is None:
+                return None
+            return Query.boolean_query([(Occur.Must, Query.const_score_query(filter_, 0.0)), (Occur.Must, words)])
+        words = rank.words_query(self.schema, u, lang)
+        best = 0.0
+        if words is not None:
+            top = self.searcher.search(Query.boolean_query([(Occur.Must, Query.const_score_query(filter_, 0.0)),
+                                                            (Occur.Must, words)]), limit=1, count=False).hits
+            best = top[0][0] if top else 0.0
+        spec = {key: self.spec(key) for key in u.concepts}
+        return rank.fused(self.schema, words, best, rank.kb_clauses(self.schema, u, spec), filter_)
+
+    def _hits(self, q: Query, limit: int, offset: int, grouped: bool, edition: str | None):
+        if not grouped:
+            found = self.searcher.search(q, limit=limit + 1, offset=offset, count=False).hits
+            docs = [(score, self.searcher.doc(addr).to_dict()) for score, addr in found[:limit]]
+            return docs, len(found) > limit
+        found = self.searcher.search(q, limit=SCAN, count=False).hits
+        groups: dict[str, list] = {}
+        order: list[str] = []
+        for score, addr in found:
+            doc = self.searcher.doc(addr).to_dict()
+            key = doc["group"][0]
+            if key not in groups:
+                if len(order) > offset + limit:
+                    break
+                groups[key] = [score, doc, []]
+                order.append(key)
+            groups[key][2].extend(doc["editions"])
+        page = order[offset:offset + limit]
+        out = []
+        for key in page:
+            score, doc, editions = groups[key]
+            doc["matched_editions"] = sorted(set(editions), key=self._edition_order)
+            out.append((score, doc))
+        return out, len(order) > offset + limit
+
+    def _edition_order(self, edition: str) -> int:
+        return self._order.get(edition, -1)
+
+    def _result(self, score: float, doc: dict, u: Understood, lang: str, edition: str | None, grouped: bool,
+                baseline: bool) -> dict:
+        kind = doc["kind"][0]
+        text = (doc.get(f"text_{lang}") or doc.get("heading") or [""])[0]
+        editions = doc.get("matched_editions") or doc["editions"]
+        shown = edition or editions[-1]  # editions come oldest first
+        number = doc["number"][0]
+        marks = set(u.terms) | set(u.era_terms)
+        term_of = _memo(lang)
+        result = {"kind": kind, "edition": shown}
+        if kind == "rule":
+            result["rule"] = number
+            result["iri"] = self.minter.rule(shown, number)
+        else:
+            from ..iris import slug
+
+            result["term"] = number
+            result["rules"] = doc.get("refs", [])
+            result["iri"] = self.minter.glossary(shown, slug(number))
+        result.update({"score": round(float(score), 4), "snippet": snippet(text, marks, lang, term_of=term_of), "text": text})
+        if grouped:
+            result["editions"] = editions
+            if doc.get("lineage"):
+                result["lineage"] = self.minter.lineage(doc["lineage"][0])
+        result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
+        return result
+
+    def _why(self, doc: dict, u: Understood, lang: str, term_of) -> list[str]:
+        why = []
+        number = doc["number"][0]
+        if number in u.numbers:
+            why.append(f"rule {number} cited")
+        if doc.get("section", [""])[0] in u.sections:
+            why.append(f"in section {doc['section'][0]} cited")
+        labels = self.meta["concepts"]
+        name = lambda key: (labels.get(key, {}).get("labels", {}).get(lang) or labels.get(key, {}).get("labels", {}).get("en") or [key])[0]  # noqa: E731
+        for key in u.concepts:
+            if key in doc.get("defines", []):
+                why.append(f"defines {name(key)!r}" if doc["kind"][0] == "rule" else f"glossary entry for {name(key)!r}")
+            elif key in doc.get("defines_sub", []):
+                why.append(f"part of the definition of {name(key)!r}")
+            elif key in doc.get("mentions", []):
+                why.append(f"mentions {name(key)!r}")
+        fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
+        present = {term_of(w) for w in set(_TOKEN.findall(fields))} - {None}  # None: a stop word
+        matched = [w for w in u.words if term_of(w) in present]
+        if matched:
+            why.append("words: " + ", ".join(dict.fromkeys(w.lower() for w in matched)))
+        for asked, other in u.eras:
+            if set(analysis.terms(other, lang)) & present:
+                why.append(f"historical name: {asked} ~ {other}")
+        return why
+
+
+_TOKEN = re.compile(r"\w+")
+
+
+_TERMS: dict[str, dict[str, str | None]] = {lang: {} for lang in analysis.LANGS}
+
+
+def _memo(lang: str):
+    """word -> its index term, remembered (the words of the rules are a few tens of thousands)."""
+    seen = _TERMS.setdefault(lang, {})
+    if len(seen) > 200_000:
+        seen.clear()
+
+    def term_of(word: str) -> str | None:
+        found = seen.get(word, False)
+        if found is False:
+            found = seen[word] = analysis.word_term(word, lang)
+        return found
+
+    return term_of
+
+
+def snippet(text: str, marks: set[str], lang: str, width: int = SNIPPET, term_of=None) -> str:
+    """The text around the first marked words, marked ``**word**`` (rules text has no ``**``)."""
+    term_of = term_of or _memo(lang)
+    marked = {w for w in set(_TOKEN.findall(text)) if term_of(w) in marks}
+    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text) if m.group(0) in marked] if marked else []
+    if len(text) <= width:
+        start, end = 0, len(text)
+    else:
+        best, start = -1, 0
+        for i, (s, _) in enumerate(spans):  # the window holding most marks
+            n = sum(1 for s2, _ in spans[i:] if s2 < s + width)
+            if n > best:
+                best, start = n, s
+        start = max(0, start - 40)
+        if start:
+            start = text.find(" ", start) + 1 or start
+        end = min(len(text), start + width)
+        if end < len(text):
+            end = text.rfind(" ", start, end) if text.rfind(" ", start, end) > start else end
+    merged: list[list[int]] = []  # "**wind step**", not "**wind** **step**"
+    for s, e in spans:
+        if merged and not text[merged[-1][1]:s].strip():
+            merged[-1][1] = e
+        else:
+            merged.append([s, e])
+    out, pos = [], start
+    for s, e in merged:
+        if s < start or e > end:
+            continue
+        out.append(text[pos:s] + "**" + text[s:e] + "**")
+        pos = e
+    out.append(text[pos:end])
+    return ("…" if start > 0 else "") + "".join(out) + ("…" if end < len(text) else "")
+
+
+def segments(marked: str) -> list[tuple[str, bool]]:
+    """A snippet as (text, marked) pieces, for a template that escapes each."""
+    parts = marked.split("**")
+    return [(part, i % 2 == 1) for i, part in enumerate(parts) if part]
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+_OPEN: dict[str, tuple[Path, Searcher]] = {}
+
+
+def searcher_for(store) -> Searcher:
+    """The searcher of the index beside ``store``'s current build, reopened when a
+    rebuild swapped it (:mod:`.home` says where it is)."""
+    from .home import index_dir
+
+    directory = index_dir(store)
+    key = str(getattr(store, "location", ""))
+    cached = _OPEN.get(key)
+    if cached and cached[0] == directory:
+        return cached[1]
+    try:
+        searcher = Searcher(directory)
+    except (OSError, ValueError) as exc:
+        from ..errors import StoreError
+
+        raise StoreError(f"no usable search index at {directory} ({_short(exc)}): rebuild with `rulekb build`") from None
+    _OPEN[key] = (directory, searcher)
+    return searcher
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:120]

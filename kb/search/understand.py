@@ -1,0 +1,202 @@
+"""Reading a question with what the KB knows, before any ranking.
+
+- **Rule numbers** ("702.19b", "rule 613", "CR 601.2h", "règle 510.1c", a
+  query that is only "613"): the rule (or the section) itself.
+- **Concepts**: the glossary's terms, keyword abilities and actions, and the
+  ontology's French labels, found in the question by the build's own label
+  matcher (:class:`kb.concepts.Matcher`: word n-grams, plurals folded); each
+  brings its defining rules and the rules that mention it (:mod:`.rank`).
+- **Historical names** across eras, both ways ("in play" / "battlefield",
+  "removed from the game" / "exile", "played" / "cast", "converted mana cost" /
+  "mana value", "tribal" / "kindred"...): the other era's words join the query
+  (weighed less) and the other era's concept joins the concepts
+  (:data:`kb.compare.terminology.RENAMES`).
+- **Question words** ("can I", "what happens if", "how does ... work",
+  "est-ce que", "qu'est-ce qui se passe") are not evidence: they are dropped
+  before BM25 (unless nothing else is left).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from . import analysis
+
+MAX_CHARS = 1000  # a question, not a document
+
+_NUMBER = re.compile(
+    r"(?<![\w.])(?:(?:rules?|r[èe]gles?|cr|section|§)\s*)?(?P<section>[1-9]\d{2})(?:\.(?P<rule>\d{1,3})(?P<letter>[a-z])?)?(?![\w])",
+    re.IGNORECASE)
+_PREFIXED = re.compile(r"^(?:rules?|r[èe]gles?|cr|section|§)", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+
+# historical name groups: each phrase of a group brings the others (en, fr)
+ERAS = {
+    "en": [
+        ("in play", "on the battlefield"),
+        ("into play", "onto the battlefield"),
+        ("comes into play", "enters the battlefield"),
+        ("leaves play", "leaves the battlefield"),
+        ("removed from the game", "exiled", "exile"),
+        ("converted mana cost", "mana value"),
+        ("tribal", "kindred"),
+        ("played", "cast"),
+        ("totem armor", "umbra armor"),
+        ("state-based effects", "state-based actions"),
+        ("local enchantment", "aura"),
+        ("his or her", "their"),
+    ],
+    "fr": [
+        ("en jeu", "champ de bataille"),
+        ("retiré de la partie", "exilé", "exil"),
+        ("coût converti de mana", "valeur de mana"),
+        ("tribal", "parenté"),
+        ("joué", "lancé"),
+    ],
+}
+
+# a verb names the concept its noun labels ("who owns a token?" is about the owner)
+NOUNS = {
+    "en": {"own": "owner", "owns": "owner", "owned": "owner", "control": "controller", "controls": "controller",
+           "controlled": "controller", "attacks": "attacking creature", "blocks": "blocking creature",
+           "targets": "target", "targeted": "target", "sacrificed": "sacrifice", "exiled": "exile",
+           "discarded": "discard", "destroyed": "destroy", "countered": "counter", "tapped": "tap",
+           "untapped": "untap", "copied": "copy", "milled": "mill", "scry": "scry", "won": "win"},
+    "fr": {"possède": "propriétaire", "contrôle": "contrôleur", "contrôlé": "contrôleur"},
+}
+
+QUESTION_WORDS = {
+    "en": set("""can could may might must should would will shall does do did doing done what whats when
+        where which who whom whose why how happens happen happened happening if is are am was were be been
+        i me my mine we us our ok okay allowed possible exactly please tell explain mean means meaning work
+        works working rule rules cr mtg magic still ever get gets anything something someone actually really
+        say says""".split()),
+    "fr": set("""est ce que qu quoi quel quelle quels quelles comment pourquoi quand où ou peut peux peuvent
+        puis je j moi mon ma mes on il elle se passe arrive règle règles regle regles si fait fonctionne
+        marche veut dire signifie cr mtg magic""".split()),
+}
+
+
+_LABEL_WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)  # kb.concepts._WORD
+MIN_LABEL = 3  # kb.concepts.MIN_LABEL
+
+
+def _singular(word: str) -> str:
+    """kb.concepts._norm: lower case, and a crude singular ("abilities" -> "ability")."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+class LabelMatcher:
+    """The concepts a question names, by their labels: the build's matcher
+    (:class:`kb.concepts.Matcher`, which found each rule's ``rk:mentions``) over
+    the labels the index keeps, without importing the RDF layers (a cold
+    ``rulekb search`` stays fast). ``tests/test_search.py`` checks they agree."""
+
+    def __init__(self, labels: dict[str, list[str]]):  # concept key -> labels of one language
+        self.index: dict[tuple[str, ...], str] = {}
+        self.starts: dict[str, list[int]] = {}
+        for key, names in labels.items():
+            for label in names:
+                words = tuple(_singular(w) for w in _LABEL_WORD.findall(label))
+                if words and len(" ".join(words)) >= MIN_LABEL:
+                    self.index.setdefault(words, key)
+                    self.starts.setdefault(words[0], []).append(len(words))
+        for lengths in self.starts.values():
+            lengths.sort(reverse=True)
+
+    def mentions(self, text: str) -> frozenset[str]:
+        words = [_singular(w) for w in _LABEL_WORD.findall(text)]
+        found = set()
+        for i, word in enumerate(words):
+            for n in self.starts.get(word, ()):
+                key = self.index.get(tuple(words[i:i + n]))
+                if key:
+                    found.add(key)
+                    break
+        return frozenset(found)
+
+
+@dataclass
+class Understood:
+    text: str  # the cleaned question
+    lang: str
+    numbers: list[str] = field(default_factory=list)  # rule numbers cited ("702.19b")
+    sections: list[str] = field(default_factory=list)  # section numbers cited ("613")
+    words: list[str] = field(default_factory=list)  # the words that are evidence
+    terms: list[str] = field(default_factory=list)  # their index terms (analysis), in order
+    phrases: list[list[str]] = field(default_factory=list)  # consecutive term pairs
+    concepts: list[str] = field(default_factory=list)  # concept keys named in the question
+    eras: list[tuple[str, str]] = field(default_factory=list)  # (phrase asked, phrase of the other era)
+    era_terms: list[str] = field(default_factory=list)  # the other era's terms
+
+    def to_dict(self) -> dict:
+        return {"numbers": self.numbers, "sections": self.sections, "terms": self.terms,
+                "concepts": self.concepts, "historical": [f"{a} → {b}" for a, b in self.eras]}
+
+
+def clean(text: str) -> str:
+    """Control and invisible characters out, Unicode composed, spaces evened."""
+    text = unicodedata.normalize("NFC", _CONTROL.sub(" ", str(text)))
+    return " ".join(text.split())
+
+
+def fold(word: str) -> str:
+    return unicodedata.normalize("NFKD", word.lower()).encode("ascii", "ignore").decode("ascii")
+
+
+_FOLDED_QUESTION = {lang: {fold(w) for w in words} for lang, words in QUESTION_WORDS.items()}
+
+
+def understand(text: str, lang: str, matcher=None, renames: dict | None = None) -> Understood:
+    u = Understood(clean(text), lang)
+    rest = u.text
+    for m in _NUMBER.finditer(u.text):
+        prefixed = bool(_PREFIXED.match(m.group(0)))
+        if m.group("rule"):
+            number = f"{m.group('section')}.{m.group('rule')}{(m.group('letter') or '').lower()}"
+            if number not in u.numbers:
+                u.numbers.append(number)
+        elif prefixed or u.text.strip() == m.group(0):
+            if m.group("section") not in u.sections:
+                u.sections.append(m.group("section"))
+        else:
+            continue
+        rest = rest.replace(m.group(0), " ", 1)
+    words = analysis.WORD.findall(rest)
+    evidence = [w for w in words if fold(w) not in _FOLDED_QUESTION[lang] and not w.isdigit()]
+    u.words = evidence or [w for w in words if not w.isdigit()] or words
+    u.terms = list(dict.fromkeys(analysis.terms(" ".join(u.words), lang)))
+    ordered = analysis.terms(" ".join(u.words), lang)
+    u.phrases = [[a, b] for a, b in zip(ordered, ordered[1:]) if a != b]
+    lowered = " " + " ".join(analysis.WORD.findall(rest.lower())) + " "
+    for group in ERAS.get(lang, []):
+        for phrase in group:
+            if f" {' '.join(analysis.WORD.findall(phrase))} " in lowered:
+                for other in group:
+                    if other != phrase and (phrase, other) not in u.eras:
+                        u.eras.append((phrase, other))
+                break
+    era = []
+    for _, other in u.eras:
+        era += [t for t in analysis.terms(other, lang) if t not in u.terms and t not in era]
+    u.era_terms = era
+    if matcher is not None:
+        nouns = NOUNS.get(lang, {})
+        extra = " ".join(nouns[w.lower()] for w in words if w.lower() in nouns)
+        found = sorted(matcher.mentions(rest) | (matcher.mentions(extra) if extra else frozenset()))
+        renames = renames or {}
+        back = {new: old for old, new in renames.items()}
+        for key in found:
+            for k in (key, renames.get(key), back.get(key)):
+                if k and k not in u.concepts:
+                    u.concepts.append(k)
+    return u

@@ -1,0 +1,260 @@
+"""Ranked search (kb/search): analysis, question reading, the index built and
+swapped with the store, ranking signals, editions, bad input (hypothesis on the
+CLI function and over HTTP). Invented fixtures (tests/fixtures/search and the
+French widget text); the real corpus's figures are `rulekb bench search`'s."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kb import service
+from kb.errors import KBError, NotFound
+from kb.search import analysis
+from kb.search.engine import SearchError, searcher_for, segments, snippet
+from kb.search.understand import understand
+
+from .helpers import WebServer, http, run_cli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SOURCES = [str(FIXTURES / "search"), str(FIXTURES / "translate" / "widget-fr-2030-05-05.txt")]
+NEW, OLD = "en/2041-01-01", "en/2040-01-01"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    from kb.build import build
+    from kb.store import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path_factory.mktemp("search-kb") / "store")
+    report = build(SOURCES, store, reasoner="none")
+    return store, report
+
+
+@pytest.fixture(scope="module")
+def web(kb):
+    from kb.web.app import create_app
+
+    with WebServer(create_app(kb[0])) as root:
+        yield root
+
+
+def rules(found: dict) -> list[str]:
+    return [hit.get("rule") or f"glossary:{hit.get('term')}" for hit in found["results"]]
+
+
+# -- analysis and reading ------------------------------------------------------
+
+def test_french_analysis_drops_elision_folds_accents_and_quotes():
+    assert analysis.terms("L'attaquant d’un sort « Éclair » qu'il jusqu'à", "fr") == ["attaqu", "sort", "eclair"]
+    assert analysis.terms("créatures", "fr") == analysis.terms("Creature", "fr")
+
+
+def test_english_analysis_stems_and_drops_clitics():
+    assert analysis.terms("The player's creatures don't attack", "en") == ["player", "creatur", "don", "attack"]
+
+
+def test_rule_numbers_question_words_and_historical_names_are_read():
+    u = understand("CR 601.2h, rule 613: can I still play it when it is in play?", "en")
+    assert u.numbers == ["601.2h"] and u.sections == ["613"]
+    assert "can" not in u.words and "still" not in u.words and "play" in u.words
+    assert ("in play", "on the battlefield") in u.eras
+    assert understand("613", "en").sections == ["613"]
+    assert understand("3 damage to any target", "en").sections == []  # a bare small number is not a rule
+    fr = understand("Est-ce que la règle 510.1c s'applique ?", "fr")
+    assert fr.numbers == ["510.1c"] and "est" not in fr.words
+
+
+def test_the_question_matcher_finds_what_the_build_matcher_finds():
+    from kb.concepts import Concept, Matcher
+    from kb.search.understand import LabelMatcher
+
+    labels = {"first-strike": ["First Strike"], "ability": ["Ability", "Abilities"], "owner": ["Owner"],
+              "battlefield": ["Battlefield", "champ de bataille"], "you-your": ["You, Your", "You", "Your"]}
+    build = Matcher({k: Concept(k, labels={"en": v}) for k, v in labels.items()}, "en")
+    question = LabelMatcher(labels)
+    for text in ("Does first strike stop abilities?", "The owner's battlefield", "your FIRST STRIKES", "nothing"):
+        assert question.mentions(text) == build.mentions(text), text
+
+
+def test_snippets_mark_the_matched_words_and_merge_neighbours():
+    marked = snippet("The wind step comes first. Then the spin step.", {"wind", "step"}, "en")
+    assert marked == "The **wind step** comes first. Then the spin **step**."
+    assert segments(marked)[1] == ("wind step", True)
+    long = snippet("filler " * 100 + "gizmoproof here " + "filler " * 100, {"gizmoproof"}, "en")
+    assert long.startswith("…") and long.endswith("…") and "**gizmoproof**" in long and len(long) < 300
+
+
+# -- the index with the store ---------------------------------------------------
+
+def test_the_build_writes_the_index_beside_the_store_and_reports_it(kb):
+    store, report = kb
+    data = store.data_dir()
+    partner = data.with_name("search-" + data.name[len("data-"):])
+    assert (partner / "meta.json").is_file()
+    assert report.search["documents"] >= 20 and report.search["bytes"] > 0
+    assert sorted(p.name.split("-")[0] for p in store.root.iterdir() if not p.name.startswith(".")) == [
+        "current", "data", "search"]
+
+
+def test_a_rebuild_swaps_the_pair_and_a_reader_follows(tmp_path):
+    from kb.build import build
+    from kb.store import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path / "store")
+    build([SOURCES[0] + "/invented-cr-2040-01-01.txt"], store, reasoner="none")
+    first = searcher_for(store)
+    assert first.default_edition("en") == OLD
+    build(SOURCES[:1], store, reasoner="none")
+    second = searcher_for(store)
+    assert second is not first and second.default_edition("en") == NEW
+    assert len(list(store.root.glob("search-*"))) == 1 and len(list(store.root.glob("data-*"))) == 1
+
+    def broken(directory):
+        raise RuntimeError("interrupted while writing the index")
+
+    with pytest.raises(RuntimeError):
+        store.replace(iter(()), beside=broken)
+    assert searcher_for(store).search("gizmoproof")["edition"] == NEW  # the old pair still answers
+    assert len(list(store.root.glob("search-*"))) == 1 and len(list(store.root.glob("data-*"))) == 1
+
+
+def test_a_store_without_an_index_says_to_rebuild(tmp_path):
+    from kb.store import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path / "nothing")
+    with pytest.raises(KBError, match="rulekb build"):
+        service.search(store, "anything")
+
+
+# -- ranking -------------------------------------------------------------------
+
+def test_a_rule_number_goes_straight_to_the_rule(kb):
+    found = service.search(kb[0], "what does CR 702.1b say?")
+    assert rules(found)[0] == "702.1b" and "rule 702.1b cited" in found["results"][0]["why"]
+
+
+def test_a_concept_brings_its_defining_rules_with_why(kb):
+    found = service.search(kb[0], "can my opponent's sprocket target a gadget with gizmoproof?")
+    assert found["edition"] == NEW
+    top = found["results"][0]
+    assert top["rule"] == "702.1b"
+    assert any("Gizmoproof" in why for why in top["why"]) and any(w.startswith("words:") for w in top["why"])
+    assert "**" in top["snippet"] and top["iri"].endswith("/edition/en/2041-01-01/rule/702.1b")
+
+
+def test_historical_names_reach_the_rules_of_the_other_era(kb):
+    found = service.search(kb[0], "what happens to a rewound gadget, is it removed from the game?", edition=NEW)
+    assert rules(found)[0] == "101.2"
+    assert any(w.startswith("historical name: removed from the game") for w in found["results"][0]["why"])
+
+
+def test_the_bm25_baseline_ranks_on_words_alone(kb):
+    searcher = searcher_for(kb[0])
+    plain = searcher.search("can a gadget with gizmoproof be targeted?", baseline=True)
+    assert plain["results"] and all(hit["why"] == [] for hit in plain["results"])
+
+
+# -- editions -------------------------------------------------------------------
+
+def test_all_editions_give_one_hit_per_lineage_with_its_editions(kb):
+    found = service.search(kb[0], "gadget owner duelist brought", all_editions=True)
+    assert found["edition"] == "all"
+    owners = [hit for hit in found["results"] if hit.get("rule") == "101.1"]
+    assert len(owners) == 1 and owners[0]["editions"] == [OLD, NEW] and owners[0]["lineage"]
+    assert len(rules(found)) == len(set(rules(found)))
+    obsolete = service.search(kb[0], "mana drain", all_editions=True)
+    assert obsolete["results"][0]["term"] == "Mana Drain (Obsolete)"
+
+
+def test_edition_and_french(kb):
+    old = service.search(kb[0], "deck forty gadget cards", edition=OLD)
+    assert rules(old)[0] == "100.2" and "forty" in old["results"][0]["text"]
+    french = service.search(kb[0], "qui est le propriétaire d'un gadget ?", lang="fr")
+    assert french["lang"] == "fr" and rules(french)[0] == "101.1"
+    assert "propriétaire" in french["results"][0]["snippet"]
+    with pytest.raises(NotFound):
+        service.search(kb[0], "gadget", edition="en/1999-01-01")
+
+
+def test_ask_falls_back_to_the_likely_rules(kb):
+    data = service.ask(kb[0], "how many gadget cards must a deck have?")
+    assert data["answer"] is None and data["rules"] and data["rules"][0]["rule"] == "100.2"
+
+
+# -- bad input -----------------------------------------------------------------
+
+@pytest.mark.parametrize("query", ["", "   ", "?!.,;« »", "\x00\x01\x7f", "x" * 10_000])
+def test_unsearchable_queries_are_one_line_errors(kb, query):
+    with pytest.raises(SearchError) as caught:
+        service.search(kb[0], query)
+    assert "\n" not in str(caught.value) and caught.value.status == 400
+
+
+@pytest.mark.parametrize("query", ['title:gadget AND (owner OR "duelist', "gadget*", "owner~2", "\\gadget\\",
+                                    "NOT gadget -owner +duelist", "gadget 所有者 владелец", "gad\x00get"])
+def test_query_syntax_is_searched_as_words(kb, query):
+    found = service.search(kb[0], query)
+    assert isinstance(found["results"], list)
+
+
+def test_the_cli_search_json_shape_and_exit_codes(kb):
+    where = ["--store", str(kb[0].root)]
+    ok = run_cli("search", "gizmoproof", *where, "--format", "json")
+    data = json.loads(ok.stdout)
+    assert ok.returncode == 0 and {"query", "edition", "results"} <= set(data)
+    assert {"kind", "edition", "rule", "score", "snippet", "text", "iri", "why"} <= set(data["results"][0])
+    text = run_cli("search", "gizmoproof", *where)
+    assert text.returncode == 0 and "702.1" in text.stdout and "why:" in text.stdout
+    empty = run_cli("search", "?!", *where)
+    assert empty.returncode == 2 and empty.stderr.count("\n") == 1 and "Traceback" not in empty.stderr
+    both = run_cli("search", "x", "--edition", NEW, "--all-editions", *where)
+    assert both.returncode == 2
+    asked = run_cli("ask", "how many gadget cards must a deck have?", *where, "--format", "json")
+    assert asked.returncode == 0 and json.loads(asked.stdout)["answer"] is None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=300))
+def test_fuzz_the_cli_search_function(kb, query):
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    result = CliRunner().invoke(app, ["search", query, "--store", str(kb[0].root), "--format", "json"])
+    assert result.exit_code in (0, 2), result.output
+    if result.exit_code == 0:
+        assert "results" in json.loads(result.stdout)
+    assert "Traceback" not in result.output
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=300), st.sampled_from(["", NEW, "all", "fr"]))
+def test_fuzz_search_over_http(web, query, edition):
+    scope = "lang=fr" if edition == "fr" else f"edition={quote(edition)}"  # the API: lang=fr; the page: edition=fr
+    status, _, body = http(web + f"api/search?q={quote(query)}&{scope}")
+    assert status in (200, 400), body[:200]
+    data = json.loads(body)
+    assert ("results" in data) if status == 200 else set(data) == {"error"}
+    status, _, page = http(web + f"search?q={quote(query)}&edition={quote(edition or NEW)}")
+    assert status in (200, 303, 400), page[:200]
+    assert b"Traceback" not in page
+
+
+def test_the_search_page_ranks_marks_and_pages(web):
+    status, _, page = http(web + f"search?q={quote('gadget')}&edition={NEW}")
+    text = page.decode()
+    assert status == 200 and "<mark>" in text and 'class="why"' in text
+    assert 'href="/edition/en/2041-01-01/rule/' in text
+    status, _, page = http(web + "search?q=gadget&edition=all")
+    assert status == 200 and "editions)" in page.decode()
+    status, _, page = http(web + "search?q=gadget&page=0")
+    assert status == 400
+    status, _, body = http(web + "api/search?q=gizmoproof&limit=1")
+    data = json.loads(body)
+    assert status == 200 and len(data["results"]) == 1 and data["more"] is True
