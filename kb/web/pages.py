@@ -28,7 +28,6 @@ from .context import WebContext
 from .edition_pages import edition_page, glossary_page, part_page, section_page
 from .errors import WebError
 from .html import page
-from .markup import highlight
 from .rule_page import rule_page
 
 PAGES = {
