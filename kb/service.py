@@ -90,3 +90,39 @@ def built_base(store) -> str | None:
     iri, edition_id = rows[0]["edition"], rows[0]["id"]
     suffix = f"edition/{edition_id}"
     return iri[: -len(suffix)] if iri.endswith(suffix) else None
+
+
+# -- rules over time (kb.timeline) ------------------------------------------------
+
+
+def timeline(store):
+    """The editions in the order they came into force (:class:`kb.timeline.editions.Timeline`)."""
+    from .timeline import answers
+
+    return answers.timeline(store)
+
+
+def resolve_edition(store, name: str | None, as_of: str | None = None, *, known=None, today=None):
+    """An edition named by id, alias (``en/latest``) or date (``en@2010-03-15``, ``as_of``):
+    a :class:`kb.timeline.editions.Resolution` (``.edition``, ``.reason``)."""
+    from .timeline import answers
+
+    return answers.resolve(store, name, as_of, known=known, today=today)
+
+
+def rule_as_of(store, number: str, date: str, language: str = "en", *, known=None, today=None) -> dict:
+    from .timeline import answers
+
+    return answers.rule_as_of(store, number, date, language, known=known, today=today)
+
+
+def rules_changed_between(store, start: str, end: str, language: str | None = None) -> list[dict]:
+    from .timeline import answers
+
+    return answers.rules_changed_between(store, start, end, language)
+
+
+def rule_wordings(store, edition: str, number: str) -> list[dict]:
+    from .timeline import answers
+
+    return answers.wordings(store, edition, number)
