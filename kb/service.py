@@ -126,3 +126,10 @@ def rule_wordings(store, edition: str, number: str) -> list[dict]:
     from .timeline import answers
 
     return answers.wordings(store, edition, number)
+
+
+def rule_in_force(store, resolution, number: str) -> dict:
+    """The dates a rule version's wording was in force, what superseded it, its current version."""
+    from .timeline import answers
+
+    return answers.in_force(store, resolution, number)

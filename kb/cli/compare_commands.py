@@ -28,7 +28,8 @@ class ReportKind(str, enum.Enum):
     html = "html"
 
 
-EditionArgument = "Edition id (e.g. en/2009-05-01; rulekb editions lists them) or a rules source file."
+EditionArgument = ("Edition id (e.g. en/2009-05-01; rulekb editions lists them), alias (en/latest), "
+                   "date (en@2010-03-15) or a rules source file.")
 
 
 @app.command()
@@ -70,8 +71,10 @@ def compare_editions(old: str, new: str, store: str | None = None, reasoner: str
     from ..stored_edition import load_edition
 
     opener = LazyStore(store)
-    old_edition = load_edition(old, opener)
-    new_edition = old_edition if new == old else load_edition(new, opener)
+    from .timeline_commands import note
+
+    old_edition = load_edition(old, opener, note)
+    new_edition = old_edition if new == old else load_edition(new, opener, note)
     if old_edition.id == new_edition.id and old_edition.rules == new_edition.rules:
         findings, changes = [], []  # the same edition twice: nothing to compare
     else:

@@ -22,8 +22,9 @@ KINDS = ("renumbered", "modified", "added", "removed", "split", "merged")
 
 def _editions(names: list[str], opener: LazyStore):
     from ..stored_edition import load_edition
+    from .timeline_commands import note
 
-    return [load_edition(name, opener) for name in names]
+    return [load_edition(name, opener, note) for name in names]
 
 
 def _newest(opener: LazyStore, language: str) -> str:

@@ -100,3 +100,32 @@ def wordings(store, edition: str, number: str) -> list[dict]:
                     "text": None, "kind": last["ended"], "in_force_from": rows[-1].get("in_force_until"),
                     "in_force_until": None, **({"into": last["into"]} if last.get("into") else {})})
     return out
+
+
+def in_force(store, resolution: Resolution, number: str) -> dict:
+    """Where the version ``number`` of ``resolution.edition`` stands in time: the edition
+    (Resolution dict), its wording (dates in force, first and last edition), the wording that
+    superseded it and the current version of the rule (``current``: edition and number, None
+    when the lineage ended), and a one-line ``summary``."""
+    edition = resolution.edition
+    found = wordings(store, edition, number)
+    mine = next((w for w in found if w["number"] == number and w["first"] <= edition <= w["last"]), None)
+    later = found[found.index(mine) + 1:] if mine else []
+    after = later[0] if later else None
+    newest = found[-1] if found and found[-1]["number"] else None
+    out = {"edition": resolution.to_dict(), "wording": mine, "superseded_by": after,
+           "current": ({"edition": newest["last"], "number": newest["number"]} if newest and newest is not mine else None)}
+    if mine is None:
+        out["summary"] = resolution.reason
+        return out
+    until = f"until {mine['in_force_until']}" if mine["in_force_until"] else "still in force"
+    text = f"{resolution.reason}; this wording in force from {mine['in_force_from']} ({mine['first']}), {until}"
+    if after is not None:
+        if after["number"] is None:
+            text += f"; {after['kind']} in {after['first']}" + (f" into {after['into']}" if after.get("into") else "")
+        else:
+            text += f"; superseded by {after['number']} of {after['first']} ({after['kind']})"
+    if out["current"]:
+        text += f"; current version: {newest['number']} of {newest['last']}"
+    out["summary"] = text
+    return out
