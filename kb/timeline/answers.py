@@ -102,13 +102,13 @@ def wordings(store, edition: str, number: str) -> list[dict]:
     return out
 
 
-def in_force(store, resolution: Resolution, number: str) -> dict:
+def in_force(store, resolution: Resolution, number: str, found: list[dict] | None = None) -> dict:
     """Where the version ``number`` of ``resolution.edition`` stands in time: the edition
     (Resolution dict), its wording (dates in force, first and last edition), the wording that
     superseded it and the current version of the rule (``current``: edition and number, None
     when the lineage ended), and a one-line ``summary``."""
     edition = resolution.edition
-    found = wordings(store, edition, number)
+    found = wordings(store, edition, number) if found is None else found
     mine = next((w for w in found if w["number"] == number and w["first"] <= edition <= w["last"]), None)
     later = found[found.index(mine) + 1:] if mine else []
     after = later[0] if later else None

@@ -73,7 +73,13 @@ def home_page(ctx: WebContext):
     return page(ctx, "home.html", title="The Comprehensive Rules, every edition", groups=groups,
                 total=len(editions), newest=newest, older=english[-2] if len(english) > 1 else None,
                 example_rule=example_rule, example_concepts=concepts,
-                search_editions=_search_choices(editions), chosen=newest)
+                search_editions=_search_choices(editions), chosen=newest, timeline=_timeline(ctx))
+
+
+def _timeline(ctx: WebContext):
+    from .timeline_pages import editions_svg
+
+    return editions_svg(ctx, "en")
 
 
 def _search_choices(editions: list[dict]) -> list[str]:
