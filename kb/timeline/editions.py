@@ -212,14 +212,12 @@ class Timeline:
                           after.id if after else None, after.effective_date if after else None,
                           earlier[-1].id if earlier else None, after is None and known in order)
 
-    def neighbours(self, edition_id: str, count: int = 2) -> list[str]:
-        """The ids of the editions nearest to ``edition_id`` (same language, by date)."""
-        lang, _, tail = edition_id.partition("/")
-        order = self.order.get(lang) or []
-        if not order:
-            return []
-        index = bisect_right([k.effective_date for k in order], tail)
-        return [k.id for k in order[max(index - 1, 0): index + count - 1]] or [order[-1].id]
+    def neighbours(self, edition_id: str) -> list[str]:
+        """The ids just before and just after ``edition_id`` (same language, by id)."""
+        lang = edition_id.partition("/")[0]
+        ids = sorted(k.id for k in self.order.get(lang) or [])
+        index = bisect_right(ids, edition_id)
+        return ids[max(index - 1, 0): index + 1]
 
     def _unknown(self, asked: str) -> str:
         lang = asked.partition("/")[0].partition("@")[0]
