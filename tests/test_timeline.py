@@ -218,3 +218,29 @@ def test_cli_takes_dates_and_aliases(timeline_kb):
         bad = run_cli(*args, "--store", str(location))
         assert bad.returncode == 2, (args, bad.stderr)
         assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_the_wording_check_flags_broken_intervals():
+    from kb.store import EmbeddedStore
+
+    rk, dc, xsd = "https://w3id.org/rulekb#", "http://purl.org/dc/terms/", "http://www.w3.org/2001/XMLSchema#date"
+    w1, w2, w3, lin = ("<http://x/lineage/en/2030-01-01/100.1/wording/1>", "<http://x/lineage/en/2030-01-01/100.1/wording/2>",
+                       "<http://x/lineage/en/2030-01-01/100.1/wording/3>", "<http://x/lineage/en/2030-01-01/100.1>")
+    g = "<http://x/graph/lineage>"
+    quads = f"""
+{w1} <{dc}isVersionOf> {lin} {g} .
+{w1} <{rk}inForceFrom> "2030-01-01"^^<{xsd}> {g} .
+{w1} <{rk}inForceUntil> "2030-06-01"^^<{xsd}> {g} .
+{w2} <{dc}isVersionOf> {lin} {g} .
+{w2} <{dc}replaces> {w1} {g} .
+{w2} <{rk}inForceFrom> "2030-07-01"^^<{xsd}> {g} .
+{w2} <{rk}inForceUntil> "2030-03-01"^^<{xsd}> {g} .
+{w3} <{dc}isVersionOf> {lin} {g} .
+{w3} <{dc}replaces> {w2} {g} .
+{w3} <{rk}inForceFrom> "2030-03-01"^^<{xsd}> {g} .
+"""
+    store = EmbeddedStore.in_memory(quads.encode())
+    messages = [row["message"] for row in service.run(store, "wording-interval-violation")]
+    assert len(messages) == 2  # w2 starts a month after w1 stops, and stops before it starts; w3 is fine
+    assert any("stops (2030-03-01) before it starts (2030-07-01)" in m for m in messages)
+    assert any("starts on 2030-07-01 but the wording it replaces stops on 2030-06-01" in m for m in messages)
