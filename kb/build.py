@@ -40,6 +40,7 @@ from .rdf import edition_quads
 from .lexicon import ontology_labels
 from .lineage_rdf import change_count, lineage_quads
 from .statements import inferred_quads, statement_iris, statement_quads
+from .timeline.wordings import wording_count, wording_quads
 from .translation_rdf import translation_quads, translations
 
 REASONERS = ("auto", "hermit", "owlrl", "none")
@@ -62,6 +63,7 @@ class BuildReport:
     changes: int = 0  # changes between consecutive editions (every aligned pair but the unchanged)
     lineage_seconds: float = 0.0
     meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.meaning_changes)
+    wordings: int = 0  # runs of unchanged number and text in a lineage, with their dates (kb.timeline.wordings)
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
@@ -125,6 +127,9 @@ def build(sources: list[str], store, base: str | None = None,
     meanings = meaning_changes.consecutive({e.id: e for e in editions},
                                            [(a.old, a.new) for a in chained.alignments], progress)
     report.meaning_changes = sum(len(items) for _, _, items in meanings)
+    texts = {e.id: _texts(e) for e in editions if not e.partial}
+    dates = {e.id: e.effective_date for e in editions}
+    report.wordings = wording_count(chained, texts)
     translated, report.translations = translations(editions, chained, progress)  # kb.translation_rdf
 
     def count(link) -> None:
@@ -146,6 +151,7 @@ def build(sources: list[str], store, base: str | None = None,
             if edition.id in results:
                 yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
         yield from lineage_quads(chained, mint)
+        yield from wording_quads(chained, texts, dates, mint, mint.graph("lineage"))
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
         yield from translation_quads(translated, mint)
 
@@ -162,6 +168,14 @@ def build(sources: list[str], store, base: str | None = None,
     report.seconds = time.perf_counter() - started
     report.store_bytes = store.size_bytes()
     return report
+
+
+def _texts(edition: Edition) -> dict[str, str]:
+    """Each rule number's text (a duplicate number: the first, as the KB keeps it)."""
+    out: dict[str, str] = {}
+    for rule in edition.rules:
+        out.setdefault(rule.number, rule.text)
+    return out
 
 
 def chain(editions: list[Edition], progress: Callable[[str], None] | None = None):

@@ -13,6 +13,7 @@ Shapes (DESIGN.md):
 - ``{base}edition/en/2011-09-30/glossary/owner``       a glossary entry
 - ``{base}concept/owner``                              a game concept, bilingual, version-independent
 - ``{base}lineage/{id}``                               one rule across editions
+- ``{base}lineage/{id}/wording/2``                    its second wording in force (number, text, dates)
 - ``{base}change/en/2009-07-08/200.5a..111.2``       what became of a rule in the next edition
   (``..111.2`` an added rule, ``200.5a..`` a removed one)
 - ``{base}meaning-change/en/2018-07-13/1``            a change of meaning in an edition's definitions
@@ -97,6 +98,11 @@ class Minter:
     def lineage(self, lineage_id: str) -> str:
         return f"{self.base}lineage/{lineage_id}"
 
+    def wording(self, lineage_id: str, index: int) -> str:
+        """The ``index``-th wording (1 = oldest) of a lineage: a run of editions with the
+        same number and text, and the dates it was in force (kb.timeline.wordings)."""
+        return f"{self.lineage(lineage_id)}/wording/{index}"
+
     def meaning_change(self, to_edition: str, index: int) -> str:
         """The ``index``-th change of meaning between an edition and the one before it."""
         return f"{self.base}meaning-change/{to_edition}/{index}"
@@ -134,6 +140,8 @@ _SHAPES = [
     ("concepts", r"concept/"),
     ("concept", r"concept/(?P<slug>[a-z0-9-]+)"),
     ("lineage", r"lineage/(?P<lineage>[a-z]{2}/[A-Za-z0-9][A-Za-z0-9._-]*/(?:\d+\.\d+[a-z]*|\d{1,3}))"),
+    ("wording", r"lineage/(?P<lineage>[a-z]{2}/[A-Za-z0-9][A-Za-z0-9._-]*/(?:\d+\.\d+[a-z]*|\d{1,3}))"
+                r"/wording/(?P<index>[1-9]\d{0,4})"),
     ("change", rf"change/{_EDITION}/(?P<old>(?:\d+(?:\.\d+[a-z]*)?)?)\.\.(?P<new>(?:\d+(?:\.\d+[a-z]*)?)?)"),
     ("meaning-change", rf"meaning-change/{_EDITION}/{_INDEX}"),
     ("graph", r"graph/(?P<name>[a-z][a-z0-9-]*)"),
@@ -153,7 +161,7 @@ def parse(path: str) -> tuple[str, dict] | None:
     citing rule, example, glossary entry or heading, as "rule/110.2",
     "glossary/owner", "rule/704.7/example/1"), index}; inferred {edition, index};
     glossary {edition, slug}; concept {slug}; concepts (the scheme, ``concept/``) {};
-    lineage {lineage} (an id with slashes: "en/2003-07-01/200.5a"); change
+    lineage {lineage} (an id with slashes: "en/2003-07-01/200.5a"); wording {lineage, index}; change
     {edition, old, new} (None for the empty side of an added or removed rule);
     meaning-change {edition, index}; graph {name}; translation-finding {edition,
     index}. Indexes are ints.

@@ -47,6 +47,11 @@ class NamedQuery:
         """The runnable query: shared prefixes + body."""
         return prefixes() + "\n" + self.body
 
+    def optional(self, param: str) -> bool:
+        """A parameter described as "(optional) ..." may be left out: the query then
+        sees its variable unbound (and says what that means, e.g. every language)."""
+        return self.params.get(param, "").startswith("(optional)")
+
     def bindings(self, given: dict[str, str]) -> dict[str, str]:
         unknown = set(given) - set(self.params)
         if unknown:
@@ -54,7 +59,7 @@ class NamedQuery:
                 f"query {self.name!r} has no parameter {', '.join(sorted(unknown))}"
                 f" (it takes: {', '.join(self.params) or 'none'})"
             )
-        missing = [p for p in self.params if p not in given]
+        missing = [p for p in self.params if p not in given and not self.optional(p)]
         if missing:
             raise QueryError(f"query {self.name!r} needs --param {missing[0]}=... ({self.params[missing[0]]})")
         return dict(given)

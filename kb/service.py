@@ -133,11 +133,12 @@ def describe(store, iri: str, kind: str | None = None, base: str | None = None):
 # -- editions -------------------------------------------------------------------------
 
 
-def edition(name: str, store=None):
-    """An edition by id from the KB or by a source file, parsed; ``store`` may be a callable."""
+def edition(name: str, store=None, note=None):
+    """An edition by id, alias or date from the KB, or by a source file, parsed; ``store``
+    may be a callable; ``note`` hears how a name that is not an id was resolved."""
     from .stored_edition import load_edition
 
-    return load_edition(name, store)
+    return load_edition(name, store, note)
 
 
 def stored_edition(store, edition_id: str):
@@ -174,11 +175,11 @@ def diff_report(data: dict, older, newer):
     return report(data, older, newer)
 
 
-def contradictions(old: str, new: str, store=None, reasoner: str | None = None) -> dict:
-    """``rulekb contradictions``' JSON; ``store`` may be a callable."""
+def contradictions(old: str, new: str, store=None, reasoner: str | None = None, note=None) -> dict:
+    """``rulekb contradictions``' JSON; ``store`` may be a callable; ``note`` as for :func:`edition`."""
     from .compare.editions import compare_editions
 
-    return compare_editions(old, new, store, reasoner)
+    return compare_editions(old, new, store, reasoner, note)
 
 
 def cite_check(text: str, old, new, bare: bool = False):
@@ -283,3 +284,44 @@ def ask(store, question: str, edition: str | None = None) -> dict:
                       "why": hit["why"], "iri": hit["iri"]} for hit in likely]
     data["likely"] = bool(likely)
     return data
+# -- rules over time (kb.timeline) ------------------------------------------------
+
+
+def timeline(store):
+    """The editions in the order they came into force (:class:`kb.timeline.editions.Timeline`)."""
+    from .timeline import answers
+
+    return answers.timeline(store)
+
+
+def resolve_edition(store, name: str | None, as_of: str | None = None, *, known=None, today=None):
+    """An edition named by id, alias (``en/latest``) or date (``en@2010-03-15``, ``as_of``):
+    a :class:`kb.timeline.editions.Resolution` (``.edition``, ``.reason``)."""
+    from .timeline import answers
+
+    return answers.resolve(store, name, as_of, known=known, today=today)
+
+
+def rule_as_of(store, number: str, date: str, language: str = "en", *, known=None, today=None) -> dict:
+    from .timeline import answers
+
+    return answers.rule_as_of(store, number, date, language, known=known, today=today)
+
+
+def rules_changed_between(store, start: str, end: str, language: str | None = None) -> list[dict]:
+    from .timeline import answers
+
+    return answers.rules_changed_between(store, start, end, language)
+
+
+def rule_wordings(store, edition: str, number: str) -> list[dict]:
+    from .timeline import answers
+
+    return answers.wordings(store, edition, number)
+
+
+def rule_in_force(store, resolution, number: str) -> dict:
+    """The dates a rule version's wording was in force, what superseded it, its current version."""
+    from .timeline import answers
+
+    return answers.in_force(store, resolution, number)

@@ -129,10 +129,12 @@ def _warning(row: dict, edition: Edition) -> ParseWarning:
     return ParseWarning(row.get("code") or "stored", message, line, edition.source.location if edition.source else None)
 
 
-def load_edition(name: str, store=None) -> Edition:
-    """An edition named as DESIGN.md allows: by id from the KB (``en/2009-05-01``), or by a
+def load_edition(name: str, store=None, note=None) -> Edition:
+    """An edition named as DESIGN.md allows: by id from the KB (``en/2009-05-01``), alias
+    (``en/latest``) or date (``en@2010-03-15``, :mod:`kb.timeline.editions`), or by a
     source file, parsed (``../shared/corpus/en/CR-2009-05-01.txt``). ``store``: the store,
-    or a callable giving it (opened only when an id needs it)."""
+    or a callable giving it (opened only when an id needs it); ``note``: called with the
+    resolution of the name (to say which edition answered)."""
     from pathlib import Path
 
     if name.endswith((".txt", ".html", ".htm", ".pdf", ".docx")) or Path(name).is_file():
@@ -144,4 +146,10 @@ def load_edition(name: str, store=None) -> Edition:
         if len(found) != 1:
             raise NotFound(f"{name} holds {len(found)} editions ({', '.join(e.id for e in found)}): name one by id")
         return found[0]
-    return stored_edition(store() if callable(store) else store, name)
+    opened = store() if callable(store) else store
+    from .timeline.answers import resolve
+
+    resolution = resolve(opened, name)  # an id as is; en/latest, en@2010-03-15: the edition they name
+    if note is not None:
+        note(resolution)
+    return stored_edition(opened, resolution.edition)

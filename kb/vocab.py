@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 42 classes, 38 object properties, 34 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 43 classes, 40 object properties, 38 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -64,6 +64,7 @@ class RK(DefinedNamespace):
     Token: URIRef  # An object standing for a permanent that no card represents. It is created by a spell, ability or rule, its owner is the player who created it, it is not a card, and it stops existing once it is anywhere but the battlefield.
     TranslationFinding: URIRef  # Where a French rules text and the newest English edition of the knowledge base disagree, found without machine translation: an English rule with no French (missing), a French rule with no English (extra), other cited rules, another number, another card name, a sentence more or fewer, a rule whose English changed after the edition the French translates (stale), or one English term rendered two ways.
     TriggeredAbility: URIRef  # An ability with a trigger condition and an effect; when the event happens it triggers and, in most cases, goes on the stack.
+    Wording: URIRef  # One wording of a rule: the consecutive editions of a lineage in which the rule kept the same number and the same text, with the dates it was in force (from the effective date of its first edition to that of the edition that changed, renumbered or removed it).
     Zone: URIRef  # A place where objects can be during a game; its individuals are the zones of the current rules.
 
     # Object properties
@@ -77,6 +78,7 @@ class RK(DefinedNamespace):
     definedIn: URIRef  # The rule of the older edition whose definition a change of meaning starts from (none when the concept was newly defined).
     defines: URIRef  # Links a glossary entry to the concept its term names.
     derivedFrom: URIRef  # A statement an inferred statement was derived from: together they are its explanation.
+    firstVersion: URIRef  # The rule of the first edition that has this wording.
     frEdition: URIRef  # The French text a translation finding is about.
     fromEdition: URIRef  # The older of the two consecutive editions a change lies between.
     fromRule: URIRef  # The rule of the older edition a change starts from; an added rule's change has none.
@@ -86,6 +88,7 @@ class RK(DefinedNamespace):
     hasWarning: URIRef  # A warning the parser gave about the edition's source.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
+    lastVersion: URIRef  # The rule of the last edition that has this wording.
     lineage: URIRef  # The lineage a version of a rule belongs to.
     mentions: URIRef  # Links a rule (or an example or glossary entry) to a concept its text uses.
     mergedInto: URIRef  # The lineage of the rule this lineage's last version was merged into: its text went into that rule.
@@ -121,6 +124,8 @@ class RK(DefinedNamespace):
     effectiveDate: URIRef  # The date from which an edition applies, as the text states it; the value is an xsd:date.
     findingKind: URIRef  # What a translation finding is: missing, extra, reference-mismatch, number-mismatch, name-mismatch, sentence-missing, sentence-added, stale or terminology-inconsistency.
     frValue: URIRef  # What the French has that the English lacks, as the finding's kind reads it: cited rules, numbers, card names, a sentence count, or each French rendering of a term with the rules using it.
+    inForceFrom: URIRef  # The effective date of the first edition of a wording: the day it came into force (an xsd:date).
+    inForceUntil: URIRef  # The effective date of the edition that superseded a wording (changed its text or number, or removed the rule), exclusive; a wording still in force has none (an xsd:date).
     meaningChangeKind: URIRef  # What a change of meaning is: owner-changed, controller-changed, members-changed, is-a-changed, negation-reversed, exception-changed, definition-added or -removed, concept-obsolete, -revived, -added or -removed, renamed.
     member: URIRef  # One member of the list a kinds or members statement gives, normalised.
     negated: URIRef  # True when the statement says what its concept is not.
@@ -141,6 +146,8 @@ class RK(DefinedNamespace):
     value: URIRef  # A statement's value, normalised so that a rewording compares equal (e.g. 'card', 'player who created it').
     warning: URIRef  # A problem found while reading the source, kept for the reader (e.g. a misprinted number read back, a truncated file).
     warningCode: URIRef  # What kind of problem a parse warning is, as the parser names it: truncated, date-mismatch, misprinted-number, out-of-order, unknown-line...
+    wordingEditions: URIRef  # How many consecutive editions print this wording.
+    wordingNumber: URIRef  # The rule number the editions of this wording print.
 
     # Annotation properties
     denotes: URIRef  # Links a concept to the class or individual of the game-concept layer it names (e.g. the concept "token" to rk:Token). An annotation property, so a knowledge base using it stays in OWL 2 DL.

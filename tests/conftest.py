@@ -128,3 +128,30 @@ def browser():
     driver.set_page_load_timeout(60)
     yield driver
     driver.quit()
+
+
+TIMELINE_FILES = ("CR-2009-07-08.txt", "CR-2009-07-11.txt", "CR-2009-10-01.txt", "CR-2010-02-01.txt")
+
+
+@pytest.fixture(scope="session")
+def timeline_kb(corpus, tmp_path_factory):
+    """Four real English editions (a tie of effective dates: en/2009-07-08 states 2009-07-11,
+    as en/2009-07-11 does), without reasoning: (store, its directory)."""
+    from kb.build import build
+    from kb.store import EmbeddedStore
+
+    location = tmp_path_factory.mktemp("timeline-kb") / "store"
+    store = EmbeddedStore(location)
+    build([str(corpus / "en" / name) for name in TIMELINE_FILES], store, reasoner="none")
+    return store, location
+
+
+@pytest.fixture(scope="session")
+def timeline_web(timeline_kb):
+    from kb.web.app import create_app
+
+    from .helpers import WebServer
+
+    store, _ = timeline_kb
+    with WebServer(create_app(store)) as root:
+        yield root

@@ -24,6 +24,7 @@ PAGES = [
     f"edition/{EDITION}/glossary/gizmo-em",
     f"search?q=gizmo&edition={EDITION}",
     f"search?q=%3Cscript%3E&edition={EDITION}",
+    f"effects/{EDITION}",
     "",
 ]
 # what would be live markup if the text were pasted into the page unescaped
@@ -72,3 +73,14 @@ def test_the_rule_as_turtle_keeps_the_text_exactly(hostile_web):
     texts = [str(t.object.value) for t in ox.parse(body, ox.RdfFormat.TURTLE)
              if t.predicate.value == "https://w3id.org/rulekb#text"]
     assert any('<script>document.title="pwned"</script>' in text for text in texts)
+
+
+@pytest.mark.parametrize("path", ["feed/editions", "feed/rule/100.1"])
+def test_feeds_stay_valid_atom_over_hostile_text(hostile_web, path):
+    import feedparser
+
+    status, headers, body = http(hostile_web + path)
+    assert status == 200 and headers["content-type"].startswith("application/atom+xml")
+    feed = feedparser.parse(body)
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert not any(pattern.search(body.decode()) for pattern in LIVE)

@@ -7,13 +7,14 @@ import typer
 from .app import Format, FormatOption, app
 from .kb_commands import StoreOption, _store
 from .output import emit_json, errors_as_exit_codes, stdout
+from .timeline_commands import edition_name
 
 
 @app.command()
 def define(
     term: str = typer.Argument(..., help="A term in English or French, e.g. owner, supertype, propriétaire."),
     lang: str = typer.Option("en", "--lang", help="Prefer editions in this language (en | fr)."),
-    edition: str = typer.Option(None, "--edition", help="Edition id (default: the newest one that defines the term)."),
+    edition: str = typer.Option(None, "--edition", help="Edition id, alias (en/latest) or date (en@2010-03-15) (default: the newest one that defines the term)."),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
@@ -21,7 +22,9 @@ def define(
     from ..service import asker
 
     with errors_as_exit_codes():
-        data = asker(_store(store)).define(term, language=lang, edition=edition)
+        opened = _store(store)
+        resolution = edition_name(opened, edition, default_none=True)
+        data = asker(opened).define(term, language=lang, edition=resolution.edition if resolution else None)
     if format is Format.json:
         emit_json(data)
         return
@@ -41,7 +44,7 @@ def define(
 @app.command()
 def ask(
     question: str = typer.Argument(..., help='A question in English or French, e.g. "Who owns a token?" or "Quels sont les sur-types ?"'),
-    edition: str = typer.Option(None, "--edition", help="Edition id (default: the newest one of the question's language that answers)."),
+    edition: str = typer.Option(None, "--edition", help="Edition id, alias (en/latest) or date (en@2010-03-15) (default: the newest one of the question's language that answers)."),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
@@ -50,7 +53,9 @@ def ask(
     from .. import service
 
     with errors_as_exit_codes():
-        data = service.ask(_store(store), question, edition=edition)
+        opened = _store(store)
+        resolution = edition_name(opened, edition, default_none=True)
+        data = service.ask(opened, question, edition=resolution.edition if resolution else None)
     if format is Format.json:
         emit_json(data)
     elif data.get("answer") is None:

@@ -434,3 +434,33 @@ def bench_search_command(
             stdout.print(f"  miss {miss['id']} (rank {miss['rank']}, BM25 {miss['bm25_rank']}): {miss['question']} "
                          f"-> want {' '.join(miss['expected'])}, got {' '.join(str(g) for g in miss['got'])}",
                          markup=False, highlight=False)
+@bench_app.command("timeline")
+def bench_timeline_command(
+    store: str = StoreOption,
+    repeat: int = typer.Option(20, "--repeat", min=1, help="Runs per query; medians are over runs."),
+    format: Format = FormatOption,
+) -> None:
+    """Rules over time on a built store: rule-as-of, rules-changed-between, a rule's history from
+    the stored wordings beside the per-edition rule-history (ratio in the same run), wordings stored."""
+    from ..timeline.bench import bench_timeline
+
+    with errors_as_exit_codes():
+        figures = bench_timeline(_store(store), repeat=repeat)
+    if format is Format.json:
+        emit_json(figures)
+        return
+    say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
+    say(f"rule-as-of (named query), median over {len(figures['rule_as_of_ms'])} rules x {repeat} runs: "
+        f"{figures['rule_as_of_median_ms']:.2f} ms; with the resolver (kb.service.rule_as_of): "
+        f"{figures['rule_as_of_service_median_ms']:.2f} ms")
+    for key, ms in figures["rule_as_of_ms"].items():
+        say(f"  {key:24} {ms:7.2f} ms")
+    say(f"rules-changed-between, slowest window: {figures['rules_changed_between_max_ms']:.1f} ms")
+    for key, ms in figures["rules_changed_between_ms"].items():
+        say(f"  {key:24} {ms:7.1f} ms  {figures['rules_changed_between_rows'][key]:,} rows")
+    say(f"rule history from the wordings (lineage-versions): {figures['history_from_ranges_median_ms']:.2f} ms; "
+        f"per edition (rule-history): {figures['history_per_edition_median_ms']:.2f} ms; "
+        f"ratio {figures['history_ratio']:.1f}x")
+    for key, ms in figures["history_from_ranges_ms"].items():
+        say(f"  {key:24} {ms:7.2f} ms  (rule-history {figures['history_per_edition_ms'][key]:.2f} ms)")
+    say(f"wordings stored: {figures['wordings']:,} ({figures['wording_triples']:,} triples)")

@@ -29,7 +29,8 @@ class ReportKind(str, enum.Enum):
     html = "html"
 
 
-EditionArgument = "Edition id (e.g. en/2009-05-01; rulekb editions lists them) or a rules source file."
+EditionArgument = ("Edition id (e.g. en/2009-05-01; rulekb editions lists them), alias (en/latest), "
+                   "date (en@2010-03-15) or a rules source file.")
 
 
 @app.command()
@@ -53,7 +54,9 @@ def contradictions(
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
     with errors_as_exit_codes():
-        data = service.contradictions(old, new, LazyStore(store), None if reasoner is Reasoner.none else reasoner.value)
+        from .timeline_commands import note
+
+        data = service.contradictions(old, new, LazyStore(store), None if reasoner is Reasoner.none else reasoner.value, note)
     if report is not None:
         from ..compare.report import contradictions_report, render
 

@@ -22,7 +22,9 @@ KINDS = ("renumbered", "modified", "added", "removed", "split", "merged")
 
 
 def _editions(names: list[str], opener: LazyStore):
-    return [service.edition(name, opener) for name in names]
+    from .timeline_commands import note
+
+    return [service.edition(name, opener, note) for name in names]
 
 
 def _newest(opener: LazyStore, language: str) -> str:

@@ -142,20 +142,27 @@ def editions(store: str = StoreOption, format: Format = FormatOption) -> None:
 
 @app.command()
 def rule(
-    edition: str = typer.Argument(..., help="Edition id, e.g. en/2026-01-16."),
+    edition: str = typer.Argument(..., help="Edition id (en/2026-01-16), alias (en/latest) or date (en@2010-03-15; a language with --as-of)."),
     number: str = typer.Argument(..., help="Rule number, e.g. 111.2 (a trailing dot is fine)."),
+    as_of: str = typer.Option(None, "--as-of", help="A date (YYYY-MM-DD): the rule as in the edition of that language in force on it."),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
-    """One rule: text, examples, references (resolved and dangling), back-references, concepts."""
+    """One rule: text, examples, references (resolved and dangling), back-references, concepts;
+    the edition that answered, the dates its wording was in force and what superseded it."""
     from .. import service
+    from .timeline_commands import edition_name
 
     with errors_as_exit_codes():
-        data = service.rule(_store(store), edition, number.strip().rstrip("."))
+        opened = _store(store)
+        resolution = edition_name(opened, edition, as_of)
+        data = service.rule(opened, resolution.edition, number.strip().rstrip("."))
+        data["in_force"] = service.rule_in_force(opened, resolution, data["number"])
     if format is Format.json:
         emit_json(data)
         return
     stdout.print(f"[bold]{data['number']}[/bold] ({data['edition']})  {data['iri']}", highlight=False)
+    stdout.print(data["in_force"]["summary"], markup=False, highlight=False)
     stdout.print(data["text"], markup=False, highlight=False)
     for example in data["examples"]:
         stdout.print(f"  Example: {example}", markup=False, highlight=False)
@@ -180,29 +187,41 @@ def _lineage_line(lineage: dict) -> str:
 @app.command()
 def history(
     number: str = typer.Argument(..., help="Rule number, e.g. 111.2 (a trailing dot is fine)."),
-    edition: str = typer.Option(None, "--edition", help="The edition the number belongs to (default: the newest English edition)."),
+    edition: str = typer.Option(None, "--edition", help="The edition the number belongs to: id, alias (en/latest) or date (en@2010-03-15) (default: the newest English edition)."),
+    as_of: str = typer.Option(None, "--as-of", help="A date (YYYY-MM-DD): the number as in the edition in force on it."),
+    ranges: bool = typer.Option(False, "--ranges", help="JSON: the wordings in force (one per run of unchanged editions, with dates) instead of one entry per edition."),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
-    """A rule through every edition of its language, even where it was renumbered: its numbers, texts and changes."""
+    """A rule through every edition of its language, even where it was renumbered: its numbers, texts and changes,
+    as the wordings in force (first and last edition, from and until)."""
     from .. import history as rule_history
+    from .. import service
+    from .timeline_commands import edition_name
 
+    number = number.strip().rstrip(".")
     with errors_as_exit_codes():
-        entries = rule_history.history(_store(store), number.strip().rstrip("."), edition)
+        opened = _store(store)
+        resolution = edition_name(opened, edition, as_of, default_none=True)
+        edition = resolution.edition if resolution else rule_history.default_edition(opened)
+        wordings = service.rule_wordings(opened, edition, number) if (ranges or format is Format.text) else []
+        entries = None if (ranges and wordings) else rule_history.history(opened, number, edition)
     if format is Format.json:
-        emit_json(entries)
+        emit_json(wordings if entries is None else entries)
         return
-    _print_history(entries, rule_history)
+    _print_history(entries or [], rule_history, wordings)
 
 
-def _print_history(entries: list[dict], rule_history) -> None:
-    """One line per period of editions (consecutive unchanged versions folded),
-    then the text, its words changed since the period above marked."""
+def _print_history(entries: list[dict], rule_history, wordings: list[dict] | None = None) -> None:
+    """One line per wording in force (the stored ranges; else consecutive unchanged versions
+    folded), then the text, its words changed since the period above marked."""
     from rich.text import Text
 
     previous_text = None
-    for row in rule_history.periods(entries):
+    for row in wordings or rule_history.periods(entries):
         span = row["first"] if row["editions"] == 1 else f"{row['first']} .. {row['last']} ({row['editions']} editions)"
+        if row.get("in_force_from"):
+            span += f"  [in force {row['in_force_from']} – {row.get('in_force_until') or 'today'}]"
         if row["number"] is None:  # the lineage ends here
             into = f" into {row['into']}" if row.get("into") else ""
             stdout.print(Text.assemble((span, "bold"), f"  {row['kind']}{into}"))
@@ -228,7 +247,8 @@ def _print_history(entries: list[dict], rule_history) -> None:
                     text.append(f"{{+{words}+}}", style="bold green")
         previous_text = row["text"]
         stdout.print(text)
-    numbers = [e["number"] for e in entries if e["number"]]
+    numbers = [e["number"] for e in entries if e["number"]] if entries else [
+        w["number"] for w in wordings or [] for _ in range(w["editions"]) if w["number"]]
     changes = [n for i, n in enumerate(numbers) if i == 0 or numbers[i - 1] != n]
     stdout.print(f"{len(numbers)} editions; numbers: {' -> '.join(changes)}; "
                  "[-deleted-] {+inserted+}: words changed since the version above", markup=False, highlight=False)
@@ -310,13 +330,17 @@ def validate(
 
 @app.command()
 def export(
-    edition: str = typer.Argument(None, help="Edition id (default: the whole KB, every graph)."),
+    edition: str = typer.Argument(None, help="Edition id, alias (en/latest) or date (en@2010-03-15) (default: the whole KB, every graph)."),
     rdf: str = typer.Option("turtle", "--rdf", help="turtle | nt | nq | trig | jsonld | xml"),
+    as_of: str = typer.Option(None, "--as-of", help="A date (YYYY-MM-DD): the edition in force on it."),
     store: str = StoreOption,
 ) -> None:
     """Write RDF to stdout: one edition's graph, or the whole KB."""
     from ..service import export as run_export
+    from .timeline_commands import edition_name
 
     with errors_as_exit_codes():
-        data = run_export(_store(store), edition, rdf)
+        opened = _store(store)
+        resolution = edition_name(opened, edition, as_of, default_none=True)
+        data = run_export(opened, resolution.edition if resolution else None, rdf)
     sys.stdout.buffer.write(data)

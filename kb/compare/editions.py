@@ -19,15 +19,15 @@ def diff_editions(older, newer, unchanged: bool = False) -> dict:
     return data
 
 
-def compare_editions(old: str, new: str, store=None, reasoner: str | None = None) -> dict:
+def compare_editions(old: str, new: str, store=None, reasoner: str | None = None, note=None) -> dict:
     """The ``rulekb contradictions`` JSON: ``{"old", "new", "items", "term_changes", "reasoner"}``."""
     from ..errors import KBError
     from ..stored_edition import load_edition
     from . import contradictions as find, term_changes, to_json
 
     opener = store if callable(store) else (lambda: store)
-    old_edition = load_edition(old, opener)
-    new_edition = old_edition if new == old else load_edition(new, opener)
+    old_edition = load_edition(old, opener, note)
+    new_edition = old_edition if new == old else load_edition(new, opener, note)
     if old_edition.id == new_edition.id and old_edition.rules == new_edition.rules:
         findings, changes = [], []  # the same edition twice: nothing to compare
     else:

@@ -7,6 +7,8 @@ Routes, by concern (each module exposes ``routes(ctx)``):
 - ``/diff``, ``/translation``        comparisons between editions and languages (:mod:`.compare_pages`)
 - ``/query``                         the query editor (:mod:`.editor`)
 - ``/api/...``                       JSON mirrors of the pages (:mod:`.api`)
+- ``/rule/N``, ``/edition/en/latest/...``, ``/edition/en@DATE/...``, ``/effects/...``,
+  ``/feed/...``                      rules over time: permalinks, effects, Atom (:mod:`.timeline_pages`)
 - ``/void``                          the VoID description of the dataset (:mod:`.resources`)
 - ``/static/...``                    stylesheet and the editor's scripts
 - every other path                   the KB's IRIs, dereferenced: HTML or RDF by
@@ -25,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import KBError
-from . import api, compare_pages, editor, errors, pages, resources
+from . import api, compare_pages, editor, errors, pages, resources, timeline_pages
 from .context import Limits, WebContext
 from .headers import SecurityHeaders
 from .sparql import SparqlEndpoint
@@ -45,6 +47,7 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
         *pages.routes(ctx),
         *compare_pages.routes(ctx),
         *editor.routes(ctx),
+        *timeline_pages.routes(ctx),  # before api and resources: /api/effects, /edition/en/latest/...
         *api.routes(ctx),
         *resources.routes(ctx),  # last: it answers for every IRI under the base
     ]

@@ -51,6 +51,11 @@ def routes(ctx: WebContext) -> list[Route]:
         return home_page(ctx)
 
     def search(request: Request):
+        from .timeline_pages import alias_redirect
+
+        redirect = alias_redirect(ctx, request, ("edition",))  # en/latest, en@2010-03-15: the id they name
+        if redirect is not None:
+            return redirect
         params = request.query_params
         return search_page(ctx, params.get("q", ""), params.get("edition") or None, params.get("page", "1"))
 
@@ -75,7 +80,13 @@ def home_page(ctx: WebContext):
     return page(ctx, "home.html", title="The Comprehensive Rules, every edition", groups=groups,
                 total=len(editions), newest=newest, older=english[-2] if len(english) > 1 else None,
                 example_rule=example_rule, example_concepts=concepts,
-                search_editions=_search_choices(editions), chosen=newest)
+                search_editions=_search_choices(editions), chosen=newest, timeline=_timeline(ctx))
+
+
+def _timeline(ctx: WebContext):
+    from .timeline_pages import editions_svg
+
+    return editions_svg(ctx, "en")
 
 
 def _search_choices(editions: list[dict]) -> list[str]:

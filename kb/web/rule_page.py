@@ -57,7 +57,50 @@ def rule_page(ctx: WebContext, edition: str, number: str):
         "translations": _translations(ctx, edition, number, entry["language"]),
         **history_view(store, edition, number),
     }
+    values.update(_in_time(ctx, entry, values))
     return page(ctx, "rule.html", **values)
+
+
+def _in_time(ctx: WebContext, entry: dict, values: dict) -> dict:
+    """Where this version stands in time (kb.timeline): the edition's dates, the wording's
+    interval in force, what superseded it and the current version; the SVG of the rule's
+    wordings; schema.org Legislation JSON-LD. From the wordings history_view already read."""
+    from ..timeline import answers, svg
+    from .timeline_pages import known
+
+    timeline = known(ctx.store)
+    resolution = timeline.resolve(values["edition"])
+    wordings = values.get("wordings") or []
+    status = answers.in_force(ctx.store, resolution, values["number"], found=wordings)
+    newest = timeline.order.get(entry["language"], [])
+    drawing = svg.wordings_timeline(wordings, newest[-1].effective_date if newest else None,
+                                    status["wording"]["first"] if status["wording"] else None)
+    return {"in_force": status, "versions_drawing": drawing, "jsonld": _jsonld(ctx, entry, values, status)}
+
+
+def _jsonld(ctx: WebContext, entry: dict, values: dict, status: dict) -> dict:
+    """schema.org Legislation: this version, its edition, its work (the lineage), its dates."""
+    wording = status["wording"] or {}
+    data = {
+        "@context": "https://schema.org",
+        "@type": "Legislation",
+        "@id": values["iri"],
+        "name": f"Comprehensive Rules {values['number']} ({values['edition']})",
+        "legislationIdentifier": values["number"],
+        "inLanguage": values["lang"],
+        "legislationLegalForce": "https://schema.org/InForce"
+        if (not wording.get("in_force_until") if wording else status["edition"]["current"]) else "https://schema.org/NotInForce",
+        "isPartOf": {"@type": "Legislation", "@id": ctx.mint.edition(values["edition"]),
+                     "legislationDate": entry.get("effective_date"), "name": f"Comprehensive Rules {values['edition']}"},
+    }
+    if entry.get("effective_date"):
+        data["legislationDate"] = entry["effective_date"]
+    if wording:
+        data["exampleOfWork"] = {"@id": wording["lineage"]}
+        data["temporalCoverage"] = f"{wording['in_force_from']}/{wording.get('in_force_until') or '..'}"
+    if wording.get("in_force_until"):
+        data["expires"] = wording["in_force_until"]  # superseded on that day
+    return data
 
 
 def _around(ordered: list[str], number: str) -> tuple[str | None, str | None]:
@@ -98,10 +141,19 @@ def _edition_of(ctx: WebContext, rule_iri: str) -> str | None:
 
 
 def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
-    """The rule's versions folded into periods of unchanged text, each with the
-    words changed from the period before, and the numbers it had before."""
-    entries = history.history(store, number, edition)
-    periods = history.periods(entries)
+    """The rule's wordings in force (the ranges the build stored, kb.timeline.wordings: one
+    query, no row per edition), each with the words changed from the one before, and the
+    numbers it had before; a store without them: the versions folded into periods."""
+    from .. import service
+
+    wordings = service.rule_wordings(store, edition, number)
+    if wordings:
+        periods = [dict(w) for w in wordings]
+        entries = [{"edition": w["first"], "number": w["number"], "last": w["last"],
+                    "effective_date": w["in_force_from"]} for w in wordings]
+    else:
+        entries = history.history(store, number, edition)
+        periods = history.periods(entries)
     previous_text = None
     for period in periods:
         period["current"] = mark and period["first"] <= edition <= period["last"] and period["number"] == number
@@ -115,9 +167,10 @@ def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
         if entry["number"] is None:
             continue
         if names and names[-1]["number"] == entry["number"]:
-            names[-1]["last"] = entry["edition"]
+            names[-1]["last"] = entry.get("last", entry["edition"])
         else:
-            names.append({"number": entry["number"], "first": entry["edition"], "last": entry["edition"]})
+            names.append({"number": entry["number"], "first": entry["edition"],
+                          "last": entry.get("last", entry["edition"])})
     first = entries[0]
     # kb.history gives a rule no lineage holds (a partial edition's) one entry without a date
     chained = len(entries) > 1 or first.get("effective_date") is not None
@@ -127,4 +180,5 @@ def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
         "other_names": [n for n in names if n["number"] != number],
         # a lineage is named after the version it starts with (kb.lineage_rdf)
         "lineage_id": f"{first['edition']}/{first['number']}" if chained and first["number"] else None,
+        "wordings": wordings,
     }

@@ -1,0 +1,131 @@
+"""Point-in-time answers from the stored wordings (:mod:`.wordings`): a rule as in force on a
+date, the rules changed between two dates, a rule's wordings. Named queries only
+(``rule-as-of``, ``rules-changed-between``, ``lineage-versions``, ``edition-graphs``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ..errors import KBError, NotFound
+from .editions import Resolution, Timeline, parse_date
+
+ENDINGS = ("removed", "merged")
+
+
+def _run(store, name: str, **params):
+    from ..service import run
+
+    return run(store, name, **{k: v for k, v in params.items() if v is not None})
+
+
+def timeline(store) -> Timeline:
+    """The KB's editions, in the order they came into force (one cheap query)."""
+    return Timeline.from_rows(_run(store, "edition-graphs"))
+
+
+def resolve(store, name: str | None, as_of: str | None = None, *, known: Timeline | None = None,
+            today: dt.date | None = None) -> Resolution:
+    return (known or timeline(store)).resolve(name, as_of, today)
+
+
+def _wording(row: dict) -> dict:
+    out = {
+        "wording": row["wording"],
+        "lineage": row["lineage"],
+        "number": row.get("number") or row.get("wording_number"),
+        "in_force_from": row.get("in_force_from"),
+        "in_force_until": row.get("in_force_until"),
+        "first": row["first_edition"],
+        "last": row["last_edition"],
+        "editions": int(row.get("editions", 1)),
+        "text": row.get("text", ""),
+    }
+    return out
+
+
+def rule_as_of(store, number: str, date: str, language: str = "en", *, known: Timeline | None = None,
+               today: dt.date | None = None) -> dict:
+    """What rule ``number`` said on ``date``: ``{"number", "date", "edition": Resolution
+    dict, "text", "wording": {...}, "superseded_by": {"wording","number","edition"} | None}``."""
+    known = known or timeline(store)
+    resolution = known.in_force(language, known._date(date, language, today), f"{language}@{date}")
+    rows = _run(store, "rule-as-of", number=number, date=resolution.date, lang=language)
+    if not rows:
+        raise NotFound(f"no rule {number} was in force on {resolution.date} "
+                       f"(in force then: {resolution.edition}; rulekb rule {resolution.edition} NUMBER)")
+    row = rows[0]
+    wording = _wording(row)
+    return {
+        "number": number,
+        "date": resolution.date,
+        "edition": resolution.to_dict(),
+        "text": wording["text"],
+        "wording": wording,
+        "superseded_by": ({"wording": row["superseded_by"], "number": row.get("next_number"),
+                           "edition": row.get("next_edition")} if row.get("superseded_by") else None),
+    }
+
+
+def rules_changed_between(store, start: str, end: str, language: str | None = None,
+                          today: dt.date | None = None) -> list[dict]:
+    """Every wording that came into force in (start, end], and every rule removed or merged
+    then: ``[{"date","edition","kind","number","previous_number","detail","lineage"}]``."""
+    first, last = parse_date(start, today), parse_date(end, today)
+    if first > last:
+        raise KBError(f"from {first} is after to {last}: give the earlier date first")
+    rows = _run(store, "rules-changed-between", **{"from": first, "to": last, "lang": language})
+    return [{"date": r["date"], "edition": r["edition"], "kind": r["kind"], "number": r["number"],
+             "previous_number": r.get("previous_number"), "detail": r.get("detail"),
+             "lineage": r["lineage"], "wording": r["wording"]} for r in rows]
+
+
+def wordings(store, edition: str, number: str) -> list[dict]:
+    """The wordings of the lineage of ``number`` in ``edition``, oldest first, shaped as
+    :func:`kb.history.periods` shapes periods (``first``, ``last``, ``editions``, ``number``,
+    ``text``, ``kind``, ``detail``, ``similarity``) plus ``in_force_from`` / ``in_force_until``;
+    a last entry with ``number`` None when the lineage ended (removed or merged, ``into``).
+    Empty when the store has no wordings for it (a partial edition's rule, an older store)."""
+    rows = _run(store, "lineage-versions", edition=edition, number=number)
+    out: list[dict] = []
+    for row in rows:
+        entry = {**_wording(row), "kind": row.get("kind")}
+        if row.get("detail"):
+            entry["detail"] = row["detail"]
+        if row.get("similarity") and entry["kind"] in ("renumbered", "modified", "split"):
+            entry["similarity"] = float(row["similarity"])
+        out.append(entry)
+    if rows and rows[-1].get("ended") in ENDINGS:
+        last = rows[-1]
+        out.append({"first": last["ended_in"], "last": last["ended_in"], "editions": 1, "number": None,
+                    "text": None, "kind": last["ended"], "in_force_from": rows[-1].get("in_force_until"),
+                    "in_force_until": None, **({"into": last["into"]} if last.get("into") else {})})
+    return out
+
+
+def in_force(store, resolution: Resolution, number: str, found: list[dict] | None = None) -> dict:
+    """Where the version ``number`` of ``resolution.edition`` stands in time: the edition
+    (Resolution dict), its wording (dates in force, first and last edition), the wording that
+    superseded it and the current version of the rule (``current``: edition and number, None
+    when the lineage ended), and a one-line ``summary``."""
+    edition = resolution.edition
+    found = wordings(store, edition, number) if found is None else found
+    mine = next((w for w in found if w["number"] == number and w["first"] <= edition <= w["last"]), None)
+    later = found[found.index(mine) + 1:] if mine else []
+    after = later[0] if later else None
+    newest = found[-1] if found and found[-1]["number"] else None
+    out = {"edition": resolution.to_dict(), "wording": mine, "superseded_by": after,
+           "current": ({"edition": newest["last"], "number": newest["number"]} if newest and newest is not mine else None)}
+    if mine is None:
+        out["summary"] = resolution.reason
+        return out
+    until = f"until {mine['in_force_until']}" if mine["in_force_until"] else "still in force"
+    text = f"{resolution.reason}; this wording in force from {mine['in_force_from']} ({mine['first']}), {until}"
+    if after is not None:
+        if after["number"] is None:
+            text += f"; {after['kind']} in {after['first']}" + (f" into {after['into']}" if after.get("into") else "")
+        else:
+            text += f"; superseded by {after['number']} of {after['first']} ({after['kind']})"
+    if out["current"]:
+        text += f"; current version: {newest['number']} of {newest['last']}"
+    out["summary"] = text
+    return out

@@ -1,0 +1,155 @@
+"""Rules over time on the web, over real HTTP: permalinks by date (303/302), errors,
+the effects of an edition, Atom feeds read back by feedparser, SVG timelines, the rule
+page's wording in force and its schema.org JSON-LD. KB: four real editions (timeline_kb)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+from urllib.parse import urlsplit
+
+import feedparser
+import pytest
+
+from kb import service
+
+from .helpers import http as fetch
+
+
+def raw(root: str, path: str, accept: str = "text/html"):
+    """(status, headers, body) without following redirects."""
+    parts = urlsplit(root)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    connection.request("GET", "/" + path, headers={"Accept": accept})
+    response = connection.getresponse()
+    return response.status, response.headers, response.read()
+
+
+@pytest.mark.parametrize("path, status, target", [
+    ("rule/100.2", 303, "/edition/en/2010-02-01/rule/100.2"),
+    ("rule/100.2?as-of=2009-08-01", 303, "/edition/en/2009-07-11/rule/100.2"),
+    ("rule/100.2?as-of=2009-07-11", 303, "/edition/en/2009-07-11/rule/100.2"),  # the tie: the later edition
+    ("edition/en/latest/rule/100.2", 302, "/edition/en/2010-02-01/rule/100.2"),
+    ("edition/en/latest", 302, "/edition/en/2010-02-01"),
+    ("edition/en@2009-12-01/section/100?x=1", 302, "/edition/en/2009-10-01/section/100?x=1"),
+])
+def test_permalinks_redirect(timeline_web, path, status, target):
+    got, headers, _ = raw(timeline_web, path)
+    assert (got, headers["location"]) == (status, target)
+    assert headers["x-rulekb-resolved"]
+
+
+@pytest.mark.parametrize("path, status, words", [
+    ("rule/100.2?as-of=2010-13-45", 400, "not a date of the calendar"),
+    ("rule/100.2?as-of=yesterday", 400, "write it YYYY-MM-DD"),
+    ("rule/100.2?as-of=10/03/2010", 400, "write it YYYY-MM-DD"),
+    ("rule/100.2?as-of=1998-01-01", 404, "took effect on 2009-07-11"),
+    ("rule/100.2?as-of=2099-01-01", 404, "the newest en edition is en/2010-02-01"),
+    ("rule/100.2?lang=de", 404, "no dated de edition"),
+    ("rule/999.9", 404, "has no rule 999.9"),
+    ("rule/nope", 404, "not a rule number"),
+    ("edition/fr/latest/rule/100.2", 404, "no dated fr edition"),
+    ("edition/en@2009-02-30/rule/100.2", 400, "not a date of the calendar"),
+    ("effects/en@2031-01-01", 404, "in the future"),
+    ("feed/rule/999.9", 404, "has no rule 999.9"),
+])
+def test_bad_dates_and_names_are_4xx(timeline_web, path, status, words):
+    got, _, body = raw(timeline_web, path, accept="text/plain")
+    assert got == status
+    assert words in body.decode() and "Traceback" not in body.decode()
+
+
+def test_existing_iris_still_dereference(timeline_web):
+    for path in ("edition/en/2009-10-01/rule/100.2", "lineage/en/2009-07-08/100.2",
+                 "edition/en/2009-10-01", "edition/en/2009-07-08/rule/111.2.ttl"):
+        status, _, _ = raw(timeline_web, path)
+        assert status == 200, path
+    status, _, body = raw(timeline_web, "lineage/en/2009-07-08/100.2/wording/1", accept="text/turtle")
+    assert status == 200 and b"inForceFrom" in body
+
+
+def test_a_superseded_version_says_so_and_links_the_current_one(timeline_web):
+    status, _, body = fetch(timeline_web + "edition/en/2009-07-11/rule/100.2", headers={"Accept": "text/html"})
+    page = body.decode()
+    assert status == 200
+    notice = re.search(r'<p class="in-force superseded">(.*?)</p>', page, re.S).group(1)
+    assert "until 2009-10-01" in notice and "Superseded by" in notice
+    assert 'href="/edition/en/2009-10-01/rule/100.2"' in notice
+    assert "Current version" in notice and 'href="/edition/en/2010-02-01/rule/100.2"' in notice
+    data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S).group(1))
+    assert data["@type"] == "Legislation" and data["legislationIdentifier"] == "100.2"
+    assert data["legislationLegalForce"].endswith("NotInForce") and data["expires"] == "2009-10-01"
+    assert data["exampleOfWork"]["@id"].endswith("/lineage/en/2009-07-08/100.2")
+    assert "<svg" in page and "in force from 2009-07-11 until 2009-10-01" in page  # the wordings drawn
+
+
+def test_history_on_the_page_comes_from_the_stored_wordings(timeline_kb, timeline_web):
+    store, _ = timeline_kb
+    wordings = service.rule_wordings(store, "en/2010-02-01", "100.2")
+    _, _, body = fetch(timeline_web + "edition/en/2010-02-01/rule/100.2", headers={"Accept": "text/html"})
+    table = body.decode().split('<table class="history">', 1)[1].split("</table>", 1)[0]
+    assert table.count("<tr") - 1 == len(wordings)  # a row per wording, not per edition
+    assert f"in force {wordings[0]['in_force_from']} – {wordings[0]['in_force_until']}" in table
+
+
+def test_effects_page_and_json(timeline_kb, timeline_web):
+    store, _ = timeline_kb
+    status, _, body = fetch(timeline_web + "effects/en/2010-02-01.json")
+    data = json.loads(body)
+    counted = {r["kind"]: int(r["n"]) for r in service.run(store, "edition-change-counts") if r["edition"] == "en/2010-02-01"}
+    assert status == 200 and data["counts"] == counted and data["previous"] == "en/2009-10-01"
+    same = json.loads(fetch(timeline_web + "api/effects/en@2010-03-01")[2])
+    assert same["counts"] == counted and same["resolved"]["how"] == "date"
+    status, _, body = fetch(timeline_web + "effects/en/2010-02-01", headers={"Accept": "text/html"})
+    page = body.decode()
+    assert status == 200 and "<svg" in page and "Reworded" in page and "Changes of meaning" in page
+
+
+def test_feed_of_editions_is_valid_atom_with_stable_ids(timeline_web):
+    status, headers, body = fetch(timeline_web + "feed/editions")
+    assert status == 200 and headers["content-type"].startswith("application/atom+xml")
+    feed = feedparser.parse(body)
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    ids = [entry.id for entry in feed.entries]
+    assert ids[0].endswith("/edition/en/2010-02-01") and len(set(ids)) == len(ids) == 4
+    assert "reworded" in feed.entries[0].summary
+    again = feedparser.parse(fetch(timeline_web + "feed/editions")[2])
+    assert [entry.id for entry in again.entries] == ids
+
+
+def test_feed_of_a_rule_lists_its_changes(timeline_kb, timeline_web):
+    store, _ = timeline_kb
+    feed = feedparser.parse(fetch(timeline_web + "feed/rule/100.2")[2])
+    assert not feed.bozo and feed.version == "atom10"
+    changed = [w for w in service.rule_wordings(store, "en/2010-02-01", "100.2") if w["kind"]]
+    assert len(feed.entries) == len(changed) >= 1
+    assert all("/lineage/" in entry.id for entry in feed.entries)
+
+
+def test_home_page_draws_every_edition(timeline_web):
+    _, _, body = fetch(timeline_web, headers={"Accept": "text/html"})
+    page = body.decode()
+    svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert svg.count('class="rules"') == 4  # one bar per complete edition
+    assert 'href="/effects/en/2009-10-01"' in svg
+
+
+@pytest.mark.parametrize("path, target", [
+    ("diff?old=en@2009-08-01&new=en/latest", "/diff?old=en%2F2009-07-11&new=en%2F2010-02-01"),
+    ("contradictions?old=en/latest&new=en/2010-02-01", "/contradictions?old=en%2F2010-02-01&new=en%2F2010-02-01"),
+    ("search?q=owner&edition=en@2009-12-01", "/search?q=owner&edition=en%2F2009-10-01"),
+])
+def test_edition_parameters_take_aliases_and_dates(timeline_web, path, target):
+    status, headers, _ = raw(timeline_web, path)
+    assert (status, headers["location"]) == (302, target)
+
+
+def test_api_takes_aliases_and_dates(timeline_web):
+    status, _, body = fetch(timeline_web + "api/rule/en/latest/100.2")
+    assert status == 200 and json.loads(body)["edition"] == "en/2010-02-01"
+    status, _, body = fetch(timeline_web + "api/history/100.2?edition=en@2009-08-01")
+    assert status == 200 and json.loads(body)[0]["number"] == "100.2"
+    status, _, body = fetch(timeline_web + "api/history/100.2?edition=en@2009-99-01")
+    assert status == 400 and "not a date of the calendar" in json.loads(body)["error"]["message"]
