@@ -31,6 +31,7 @@ from ingest.parse import parse_many
 
 from . import concepts as concept_layer
 from . import meaning_changes
+from .consistency import store as consistency_store
 from .errors import BuildError
 from .iris import Minter
 from .rdf import edition_quads
@@ -61,6 +62,7 @@ class BuildReport:
     meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.meaning_changes)
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
+    consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
     store: str = ""
     store_bytes: int = 0
@@ -122,6 +124,7 @@ def build(sources: list[str], store, base: str | None = None,
                                            [(a.old, a.new) for a in chained.alignments], progress)
     report.meaning_changes = sum(len(items) for _, _, items in meanings)
     translated, report.translations = translations(editions, chained, progress)  # kb.translation_rdf
+    consistent, report.consistency = consistency_store.for_build(editions, statements, results, progress)
 
     def count(link) -> None:
         report.citations += 1
@@ -144,6 +147,7 @@ def build(sources: list[str], store, base: str | None = None,
         yield from lineage_quads(chained, mint)
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
         yield from translation_quads(translated, mint)
+        yield from consistency_store.quads(consistent, mint)  # kb.consistency: each edition against itself
 
     report.quads = store.replace(quads())
     report.seconds = time.perf_counter() - started

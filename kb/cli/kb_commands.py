@@ -85,9 +85,18 @@ def build(
         f"{report.lineages:,} rule lineages, {report.changes:,} changes between consecutive editions "
         f"in {report.lineage_seconds:.1f} s{' (cached)' if report.lineage_cached else ''} (rulekb history RULE); "
         f"{report.meaning_changes:,} changes of meaning (rulekb query contradictions)\n"
-        f"{_translation_line(report.translations)}",
+        f"{_translation_line(report.translations)}\n"
+        f"{_consistency_line(report.consistency)}",
         highlight=False,
     )
+
+
+def _consistency_line(summary: dict) -> str:
+    if not summary:
+        return "no consistency check"
+    kinds = ", ".join(f"{n} {kind}" for kind, n in summary.get("by_kind", {}).items())
+    return (f"{summary['findings']:,} places where an edition disagrees with itself ({kinds}) in "
+            f"{summary['seconds']:.1f} s ({summary['cached']} editions cached) (rulekb consistency EDITION)")
 
 
 def _translation_line(summary: dict) -> str:

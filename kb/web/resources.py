@@ -33,7 +33,7 @@ from .errors import WebError, error_response
 from .html import page
 from .missing import not_found
 
-PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation")
+PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation", "consistency")
 RDF_MEDIA = {  # media type -> kb.store.RDF_FORMATS key
     "text/turtle": "turtle",
     "application/ld+json": "jsonld",
