@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from ..corpus import corpus_dir
@@ -363,3 +365,43 @@ def bench_translation_command(
     say("findings per kind: " + (", ".join(f"{n} {k}" for k, n in figures["kinds"].items()) or "none"))
     say(f"time: {figures['total_seconds_median']:.2f} s for all texts (median of {figures['runs']} cold runs); "
         f"per text median {figures['per_text_seconds_median']:.3f} s, max {figures['per_text_seconds_max']:.3f} s")
+
+
+@bench_app.command("consistency")
+def bench_consistency_command(
+    repeat: int = typer.Option(3, "--repeat", min=1, help="Warm runs (every edition from the cache); the median is printed."),
+    cold: bool = typer.Option(True, "--cold/--no-cold", help="Also one run with an empty cache (minutes)."),
+    format: Format = FormatOption,
+) -> None:
+    """The consistency check over every edition: seconds cold and warm, counts per kind, precision on the judged
+    findings and recall on the gold list."""
+    import sys
+
+    from ..consistency.bench import run
+
+    root = corpus_dir()
+    if root is None:
+        fail("no corpus found (set RULEKB_CORPUS)")
+    with errors_as_exit_codes():
+        figures = run([str(root / "en"), str(root / "fr")], repeat=repeat, cold=cold,
+                      progress=lambda m: print(m, file=sys.stderr) if not sys.stderr.isatty() else None)
+    if format is Format.json:
+        emit_json(figures)
+        return
+    say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    say(f"{figures['editions']} editions ({figures['english']} English), reasoner {figures['reasoner']}, load {load:.2f}")
+    if "cold_seconds" in figures:
+        say(f"cold (empty cache): {figures['cold_seconds']:.1f} s")
+    say(f"warm (cached): median {figures['warm_seconds_median']:.3f} s over {len(figures['warm_runs'])} runs")
+    for kind, by in figures["english_counts"].items():
+        say(f"  {kind}: " + ", ".join(f"{n} {s}" for s, n in sorted(by.items())))
+    say(f"French texts: {figures['french_findings']} findings")
+    for kind, tally in sorted(figures["precision"].items()):
+        say(f"precision {kind}: {tally['true']}/{tally['true'] + tally['false']} = {tally['precision']}")
+    for line in figures["unjudged"]:
+        say(f"  not judged: {line}")
+    r = figures["recall"]
+    say(f"recall: {r['found']}/{r['gold']} gold findings over {r['kinds']} kinds = {r['recall']}")
+    for line in r["missed"]:
+        say(f"  missed: {line}")
