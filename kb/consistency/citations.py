@@ -33,7 +33,7 @@ MAX_TITLE = 80  # a rule whose whole text is shorter than this and has no full s
 def norm(title: str) -> str:
     t = title.lower().replace("’", "'").replace("'s", "s")
     t = re.sub(r"[^a-z0-9/ ]+", " ", t)
-    return " ".join(t.split())
+    return " ".join(w for i, w in enumerate(t.split()) if i or w not in ("the", "a", "an"))
 
 
 def _singular(word: str) -> str:
