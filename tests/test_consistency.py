@@ -138,3 +138,46 @@ def test_corpus_judged_and_gold(corpus):
     assert len(gold) >= 15 and out["recall"]["kinds"] >= 5
     assert out["unjudged"] == []
     assert all(t["precision"] >= 0.9 for t in out["precision"].values())
+
+
+def _stored(edition, findings):
+    import pyoxigraph as ox
+
+    from kb.consistency import store
+    from kb.rdf import edition_quads
+    from kb.store import EmbeddedStore
+
+    mint = Minter.for_base("http://localhost:8000/")
+    data = [to_json(edition.id, findings, notes(edition))]
+    quads = [*edition_quads(edition, mint), *store.quads(data, mint)]
+    return EmbeddedStore.in_memory(ox.serialize(quads, format=ox.RdfFormat.N_QUADS)), quads
+
+
+def test_findings_round_trip_through_the_store_and_conform_to_the_shape():
+    import pyoxigraph as ox
+    import pyshacl
+    import rdflib
+
+    from kb import service
+    from ontology import shapes
+
+    edition = _edition(BASE, sections=SECTIONS)
+    findings = check(edition)
+    db, quads = _stored(edition, findings)
+    back = service.consistency(db, edition.id)
+    assert [f.to_dict() for f in findings] == [{k: v for k, v in item.items() if k != "iri"} for item in back["findings"]]
+    assert all(item["iri"].startswith("http://localhost:8000/consistency/en/2030-01-01/") for item in back["findings"])
+    assert any("no glossary" in n for n in back["notes"])
+    on_rule = service.rule_consistency(db, edition.id, "301.1")
+    assert [r["kind"] for r in on_rule] == ["two-lists"]
+    assert service.consistency(db, edition.id, ["two-lists"])["findings"][0]["kind"] == "two-lists"
+    with pytest.raises(Exception, match="no edition"):
+        service.consistency(db, "en/1900-01-01")
+    graph = "http://localhost:8000/graph/consistency"
+    ed = "http://localhost:8000/edition/en/2030-01-01"
+    kept = [ox.Triple(q.subject, q.predicate, q.object) for q in quads
+            if q.graph_name.value == graph or q.subject.value == ed]
+    triples = rdflib.Graph().parse(data=ox.serialize(kept, format=ox.RdfFormat.N_TRIPLES), format="nt")
+    conforms, _, text = pyshacl.validate(triples, shacl_graph=rdflib.Graph().parse(data=shapes(), format="turtle"),
+                                         inference="none")
+    assert conforms, text
