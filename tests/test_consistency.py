@@ -203,3 +203,22 @@ def test_cli_on_a_draft_file_and_bad_input(tmp_path):
         bad = run_cli(*args, "--store", str(tmp_path / "no-store"))
         assert bad.returncode == 2, (args, bad.stderr)
         assert "Traceback" not in bad.stderr and bad.stderr.count("\n") <= 2
+
+
+def test_the_reasoners_inconsistency_is_a_contradiction_with_its_explanation():
+    from types import SimpleNamespace
+
+    from kb.definitions import edition_statements
+
+    edition = _edition(BASE, sections=SECTIONS)
+    statements = edition_statements(edition)
+    clashing = [(rule, st) for rule, st in statements if rule in ("101.1", "301.1")]
+    result = SimpleNamespace(consistent=False, reasoner="owlrl", clashing=clashing, explanation_of_inconsistency=[
+        "en/2030-01-01: card-type can have no instance, yet the rules define it:",
+        "  card-type ≡ {artifact, creature, land, sorcery} (rule 101.1)", "  card-type ≡ {artifact, creature, land} (rule 301.1)"])
+    found = [f for f in check(edition, statements, result) if f.kind == "reasoner"]
+    assert len(found) == 1 and found[0].severity == "contradiction"
+    assert found[0].rules == ("101.1", "301.1") and "rule 301.1" in found[0].why
+    assert found[0].detail.startswith("card-type can have no instance")
+    consistent = SimpleNamespace(consistent=True)
+    assert not [f for f in check(edition, statements, consistent) if f.kind == "reasoner"]

@@ -70,6 +70,4 @@ def notes(edition) -> list[str]:
         last = edition.glossary[-1].term
         out.append(f"{edition.id} is cut short: its glossary ends at \"{last}\" "
                    f"({len(edition.glossary)} entries); what follows is not checked")
-    elif any(w.code == "truncated" for w in edition.warnings):
-        out.append(f"{edition.id} is cut short")
     return out

@@ -21,12 +21,3 @@ def check(edition, result) -> list[Finding]:
         "reasoner", "contradiction", rules, tuple(texts.get(r, "") for r in rules),
         head.split(": ", 1)[-1].rstrip(":"), f"{result.reasoner}: " + " | ".join(lines))]
 
-
-def from_lines(edition, lines: list[str], rules: list[str], reasoner: str) -> list[Finding]:
-    """The same from a stored explanation (an edition read back from the KB)."""
-    if not lines:
-        return []
-    texts = {r.number: r.text for r in edition.rules}
-    rules = tuple(dict.fromkeys(rules))
-    return [Finding("reasoner", "contradiction", rules, tuple(texts.get(r, "") for r in rules),
-                    lines[0].split(": ", 1)[-1].rstrip(":"), f"{reasoner}: " + " | ".join(l.strip() for l in lines))]
