@@ -128,6 +128,10 @@ def test_corpus_judged_and_gold(corpus):
     from kb.consistency.bench import DATA, read_tsv
 
     judged, gold = read_tsv(DATA / "consistency_judged.tsv"), read_tsv(DATA / "consistency_gold.tsv")
+    assert len(gold) >= 15 and len({r["kind"] for r in gold}) >= 5
+    # no reasoner here (the build's, and rulekb bench consistency, fold it in): its rows aside
+    judged = [r for r in judged if r["kind"] != "reasoner"]
+    gold = [r for r in gold if r["kind"] != "reasoner"]
     wanted = sorted({r["edition"] for r in judged + gold})
     results = []
     for edition_id in wanted:
@@ -136,7 +140,7 @@ def test_corpus_judged_and_gold(corpus):
     out = score(results, judged, gold)
     assert out["recall"]["missed"] == []
     assert len(gold) >= 15 and out["recall"]["kinds"] >= 5
-    assert out["unjudged"] == []
+    assert [u for u in out["unjudged"] if " reasoner " not in u] == []
     assert all(t["precision"] >= 0.9 for t in out["precision"].values())
 
 
