@@ -34,6 +34,7 @@ from ingest.parse import parse_many
 
 from . import concepts as concept_layer
 from . import meaning_changes
+from .consistency import store as consistency_store
 from .errors import BuildError
 from .iris import Minter
 from .rdf import edition_quads
@@ -67,6 +68,7 @@ class BuildReport:
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
+    consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
     store: str = ""
     store_bytes: int = 0
@@ -131,6 +133,7 @@ def build(sources: list[str], store, base: str | None = None,
     dates = {e.id: e.effective_date for e in editions}
     report.wordings = wording_count(chained, texts)
     translated, report.translations = translations(editions, chained, progress)  # kb.translation_rdf
+    consistent, report.consistency = consistency_store.for_build(editions, statements, results, progress)
 
     def count(link) -> None:
         report.citations += 1
@@ -154,6 +157,7 @@ def build(sources: list[str], store, base: str | None = None,
         yield from wording_quads(chained, texts, dates, mint, mint.graph("lineage"))
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
         yield from translation_quads(translated, mint)
+        yield from consistency_store.quads(consistent, mint)  # kb.consistency: each edition against itself
 
     from .search import build as search_build
 

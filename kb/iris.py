@@ -17,6 +17,7 @@ Shapes (DESIGN.md):
 - ``{base}change/en/2009-07-08/200.5a..111.2``       what became of a rule in the next edition
   (``..111.2`` an added rule, ``200.5a..`` a removed one)
 - ``{base}meaning-change/en/2018-07-13/1``            a change of meaning in an edition's definitions
+- ``{base}consistency/en/2026-01-16/3``               a place where an edition disagrees with itself
 - ``{base}graph/concepts``                             the named graph of concepts
 - ``{base}graph/lineage``                              the named graph of lineages and changes
 
@@ -120,6 +121,10 @@ class Minter:
         (against the newest English edition of the KB; graph/translation)."""
         return f"{self.base}translation/{fr_edition}/{index}"
 
+    def consistency_finding(self, edition_id: str, index: int) -> str:
+        """The ``index``-th place where an edition disagrees with itself (graph/consistency)."""
+        return f"{self.base}consistency/{edition_id}/{index}"
+
 
 # -- the inverse: a path under the base -> (kind, parts) ----------------------
 
@@ -146,6 +151,7 @@ _SHAPES = [
     ("meaning-change", rf"meaning-change/{_EDITION}/{_INDEX}"),
     ("graph", r"graph/(?P<name>[a-z][a-z0-9-]*)"),
     ("translation-finding", rf"translation/{_EDITION}/{_INDEX}"),
+    ("consistency-finding", rf"consistency/{_EDITION}/{_INDEX}"),
 ]
 _PARSERS = [(kind, re.compile(pattern + r"\Z")) for kind, pattern in _SHAPES]
 
@@ -164,7 +170,7 @@ def parse(path: str) -> tuple[str, dict] | None:
     lineage {lineage} (an id with slashes: "en/2003-07-01/200.5a"); wording {lineage, index}; change
     {edition, old, new} (None for the empty side of an added or removed rule);
     meaning-change {edition, index}; graph {name}; translation-finding {edition,
-    index}. Indexes are ints.
+    index}; consistency-finding {edition, index}. Indexes are ints.
     """
     if not isinstance(path, str) or len(path) > 300 or "//" in path:
         return None

@@ -325,3 +325,30 @@ def rule_in_force(store, resolution, number: str) -> dict:
     from .timeline import answers
 
     return answers.in_force(store, resolution, number)
+# -- consistency inside one edition (kb.consistency) ---------------------------
+
+
+def consistency(store, edition: str, kinds=None) -> dict:
+    """``rulekb consistency EDITION``: where the edition disagrees with itself, as built."""
+    from .consistency import service
+
+    return service.stored(store, edition, kinds)
+
+
+def consistency_all(store, kinds=None) -> list[dict]:
+    from .consistency import service
+
+    return service.stored_all(store, kinds)
+
+
+def consistency_of_file(path: str, kinds=None, reasoner: str | None = "owlrl") -> dict:
+    """A draft edition's source file checked now (nothing stored)."""
+    from .consistency import service
+
+    return service.of_edition_file(path, kinds, reasoner)
+
+
+def rule_consistency(store, edition: str, number: str) -> list[dict]:
+    from .consistency import service
+
+    return service.of_rule(store, edition, number)

@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 43 classes, 40 object properties, 38 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 44 classes, 42 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -31,6 +31,7 @@ class RK(DefinedNamespace):
     Change: URIRef  # What happened to a rule between two consecutive editions of one language, found by aligning them: renumbered, modified (with what kind of difference), added, removed, split off another rule or merged into another. An unchanged rule has no change, only its version links.
     Characteristic: URIRef  # A kind of information that the rules count as a characteristic of an object (name, mana cost, color, ...). Its individuals are those kinds, as the current rules list them; an object may have some or all of them.
     Citation: URIRef  # A cross-reference as written in a rule, example or glossary entry (e.g. "rules 510.1c-d"), kept whether or not a rule of the same edition answers to it; without a target it is dangling.
+    ConsistencyFinding: URIRef  # A place where one edition of the rules disagrees with itself: a glossary definition against the rules, two rules listing the same set differently, one concept defined twice, a citation whose quoted title or range is not the rule it names, a misprinted number, an obsolete term still used, a keyword with no rule, or the reasoner's inconsistency. Severity contradiction, inconsistency or notice.
     ControlledObject: URIRef  # Any object that has a controller. A defined class: a reasoner finds that spells, permanents, emblems and abilities on the stack belong to it, from what the rules say of each.
     CopyOfACard: URIRef  # An object made as a copy of a card. It is not a card, and it stops existing anywhere but on the stack or the battlefield; cast, it is a spell.
     CopyOfASpell: URIRef  # A copy of a spell put onto the stack. It is a spell although no card stands for it, and it stops existing anywhere but on the stack.
@@ -78,6 +79,7 @@ class RK(DefinedNamespace):
     definedIn: URIRef  # The rule of the older edition whose definition a change of meaning starts from (none when the concept was newly defined).
     defines: URIRef  # Links a glossary entry to the concept its term names.
     derivedFrom: URIRef  # A statement an inferred statement was derived from: together they are its explanation.
+    findingEdition: URIRef  # The edition that disagrees with itself.
     firstVersion: URIRef  # The rule of the first edition that has this wording.
     frEdition: URIRef  # The French text a translation finding is about.
     fromEdition: URIRef  # The older of the two consecutive editions a change lies between.
@@ -87,6 +89,7 @@ class RK(DefinedNamespace):
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
     hasWarning: URIRef  # A warning the parser gave about the edition's source.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
+    involvesRule: URIRef  # A rule, section, part or glossary entry of the edition that a consistency finding cites.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
     lastVersion: URIRef  # The rule of the last edition that has this wording.
     lineage: URIRef  # The lineage a version of a rule belongs to.
@@ -117,12 +120,18 @@ class RK(DefinedNamespace):
     changeKind: URIRef  # What a change is: renumbered (same text, new number), modified (text changed, possibly renumbered too), added, removed, split (part of the old rule's text went into this further new rule) or merged (this further old rule's text went into the new rule).
     citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several.
     citedText: URIRef  # A citation as written, e.g. "rules 510.1c-d" or "cf. règle 601".
+    consistencyKind: URIRef  # What a consistency finding is: glossary-vs-rules, two-lists, defined-twice, citation-title, citation-range, citation-dangling, citation-obsolete, numbering, obsolete-term, undefined-keyword or reasoner.
+    consistencyNote: URIRef  # What an edition lacks for the consistency check (no glossary, a glossary cut short, a partial text), so that an absence is never read as a finding.
+    consistencySeverity: URIRef  # contradiction (the two statements cannot both hold), inconsistency (lists or citations that disagree) or notice (typography and numbering).
     danglingNumber: URIRef  # A number a citation names that its edition does not have: the citation is kept as written and this marks what it could not resolve.
     definition: URIRef  # The definition text of a glossary entry, tagged with the edition's language.
     definitionAspect: URIRef  # Which part of a concept's definition changed: is-a, kinds, members, owner, controller, not-a, or concept (the concept as a whole: defined, obsolete, renamed).
     editionId: URIRef  # The short id of an edition, language and date: "en/2011-09-30".
     effectiveDate: URIRef  # The date from which an edition applies, as the text states it; the value is an xsd:date.
+    findingData: URIRef  # The finding as the JSON item of rulekb consistency (kind, severity, rules, texts, detail, why), so the command reads back exactly what the build found.
+    findingDetail: URIRef  # What differs, in a few words (the explanation of why it is a finding is the rdfs:comment).
     findingKind: URIRef  # What a translation finding is: missing, extra, reference-mismatch, number-mismatch, name-mismatch, sentence-missing, sentence-added, stale or terminology-inconsistency.
+    findingPlaces: URIRef  # The places a consistency finding cites, in order, joined by " | " ("305.4 | section 212 | glossary: Land").
     frValue: URIRef  # What the French has that the English lacks, as the finding's kind reads it: cited rules, numbers, card names, a sentence count, or each French rendering of a term with the rules using it.
     inForceFrom: URIRef  # The effective date of the first edition of a wording: the day it came into force (an xsd:date).
     inForceUntil: URIRef  # The effective date of the edition that superseded a wording (changed its text or number, or removed the rule), exclusive; a wording still in force has none (an xsd:date).

@@ -78,6 +78,7 @@ SHAPES = [
     (MINT.meaning_change("en/2018-07-13", 1), "meaning-change", {"edition": "en/2018-07-13", "index": 1}),
     (MINT.graph("lineage"), "graph", {"name": "lineage"}),
     (MINT.translation_finding("fr/2011-02-04", 7), "translation-finding", {"edition": "fr/2011-02-04", "index": 7}),
+    (MINT.consistency_finding("en/2026-01-16", 3), "consistency-finding", {"edition": "en/2026-01-16", "index": 3}),
 ]
 
 
@@ -265,6 +266,7 @@ KINDS = {  # what kb.iris.parse calls it -> the class of its resources
     "inferred": "rk:InferredStatement", "glossary": "rk:GlossaryEntry", "concept": "skos:Concept",
     "concepts": "skos:ConceptScheme", "lineage": "rk:Lineage", "change": "rk:Change",
     "meaning-change": "rk:MeaningChange", "translation-finding": "rk:TranslationFinding",
+    "consistency-finding": "rk:ConsistencyFinding",
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from ..service import corpus_dir
@@ -434,6 +436,8 @@ def bench_search_command(
             stdout.print(f"  miss {miss['id']} (rank {miss['rank']}, BM25 {miss['bm25_rank']}): {miss['question']} "
                          f"-> want {' '.join(miss['expected'])}, got {' '.join(str(g) for g in miss['got'])}",
                          markup=False, highlight=False)
+
+
 @bench_app.command("timeline")
 def bench_timeline_command(
     store: str = StoreOption,
@@ -464,3 +468,43 @@ def bench_timeline_command(
     for key, ms in figures["history_from_ranges_ms"].items():
         say(f"  {key:24} {ms:7.2f} ms  (rule-history {figures['history_per_edition_ms'][key]:.2f} ms)")
     say(f"wordings stored: {figures['wordings']:,} ({figures['wording_triples']:,} triples)")
+
+
+@bench_app.command("consistency")
+def bench_consistency_command(
+    repeat: int = typer.Option(3, "--repeat", min=1, help="Warm runs (every edition from the cache); the median is printed."),
+    cold: bool = typer.Option(True, "--cold/--no-cold", help="Also one run with an empty cache (minutes)."),
+    format: Format = FormatOption,
+) -> None:
+    """The consistency check over every edition: seconds cold and warm, counts per kind, precision on the judged
+    findings and recall on the gold list."""
+    import sys
+
+    from ..consistency.bench import run
+
+    root = corpus_dir()
+    if root is None:
+        fail("no corpus found (set RULEKB_CORPUS)")
+    with errors_as_exit_codes():
+        figures = run([str(root / "en"), str(root / "fr")], repeat=repeat, cold=cold,
+                      progress=lambda m: print(m, file=sys.stderr) if not sys.stderr.isatty() else None)
+    if format is Format.json:
+        emit_json(figures)
+        return
+    say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    say(f"{figures['editions']} editions ({figures['english']} English), reasoner {figures['reasoner']}, load {load:.2f}")
+    if "cold_seconds" in figures:
+        say(f"cold (empty cache): {figures['cold_seconds']:.1f} s")
+    say(f"warm (cached): median {figures['warm_seconds_median']:.3f} s over {len(figures['warm_runs'])} runs")
+    for kind, by in figures["english_counts"].items():
+        say(f"  {kind}: " + ", ".join(f"{n} {s}" for s, n in sorted(by.items())))
+    say(f"French texts: {figures['french_findings']} findings")
+    for kind, tally in sorted(figures["precision"].items()):
+        say(f"precision {kind}: {tally['true']}/{tally['true'] + tally['false']} = {tally['precision']}")
+    for line in figures["unjudged"]:
+        say(f"  not judged: {line}")
+    r = figures["recall"]
+    say(f"recall: {r['found']}/{r['gold']} gold findings over {r['kinds']} kinds = {r['recall']}")
+    for line in r["missed"]:
+        say(f"  missed: {line}")

@@ -86,7 +86,8 @@ def build(
         f"in {report.lineage_seconds:.1f} s{' (cached)' if report.lineage_cached else ''} (rulekb history RULE); "
         f"{report.meaning_changes:,} changes of meaning (rulekb query contradictions)\n"
         f"{_translation_line(report.translations)}\n"
-        f"{_search_line(report.search)}",
+        f"{_search_line(report.search)}\n"
+        f"{_consistency_line(report.consistency)}",
         highlight=False,
     )
 
@@ -97,6 +98,14 @@ def _search_line(summary: dict) -> str:
     return (f"search index: {summary['documents']:,} documents ({summary['rule_versions']:,} rule versions, "
             f"{summary['glossary_versions']:,} glossary entries) in {summary['seconds']:.1f} s, "
             f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search)")
+
+
+def _consistency_line(summary: dict) -> str:
+    if not summary:
+        return "no consistency check"
+    kinds = ", ".join(f"{n} {kind}" for kind, n in summary.get("by_kind", {}).items())
+    return (f"{summary['findings']:,} places where an edition disagrees with itself ({kinds}) in "
+            f"{summary['seconds']:.1f} s ({summary['cached']} editions cached) (rulekb consistency EDITION)")
 
 
 def _translation_line(summary: dict) -> str:

@@ -26,7 +26,19 @@ def edition_page(ctx: WebContext, edition: str):
         parts=_contents(run(store, "edition-sections", edition=edition)),
         glossary=run(store, "edition-glossary-terms", edition=edition),
         before=before, after=after,
+        consistency=_consistency(store, edition),
     )
+
+
+def _consistency(store, edition: str) -> dict | None:
+    """The edition's consistency findings (places joined for the page); None for a KB
+    built before they existed."""
+    from .. import service
+
+    data = service.consistency(store, edition)
+    for item in data["findings"]:
+        item["places"] = " | ".join(item["rules"])
+    return data
 
 
 def _contents(headings: list[dict]) -> list[dict]:

@@ -36,7 +36,7 @@ from ..store import EmbeddedStore
 
 VOID_DEADLINE = 300.0  # seconds the VoID count may take (once per build) before its worker is killed
 
-PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation")
+PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation", "consistency")
 RDF_MEDIA = {  # media type -> kb.store.RDF_FORMATS key
     "text/turtle": "turtle",
     "application/ld+json": "jsonld",

@@ -13,7 +13,7 @@ from ingest import numbers as rule_numbers
 from .. import history
 from ..errors import NotFound
 from ..iris import parse
-from ..service import run
+from ..service import rule_consistency, run
 from . import catalog
 from .context import WebContext
 from .html import page
@@ -55,6 +55,7 @@ def rule_page(ctx: WebContext, edition: str, number: str):
         "children": [{"number": r["child_number"], "iri": mint.rule(edition, r["child_number"])}
                      for r in run(store, "rule-children", edition=edition, number=number)],
         "translations": _translations(ctx, edition, number, entry["language"]),
+        "consistency": rule_consistency(store, edition, number),  # the findings citing this rule
         **history_view(store, edition, number),
     }
     values.update(_in_time(ctx, entry, values))
