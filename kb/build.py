@@ -36,6 +36,7 @@ from .iris import Minter
 from .rdf import edition_quads
 from .lexicon import ontology_labels
 from .lineage_rdf import change_count, lineage_quads
+from .progress import Reporter, Stages
 from .statements import inferred_quads, statement_iris, statement_quads
 from .translation_rdf import translation_quads, translations
 
@@ -93,46 +94,59 @@ def ontology_quads(graph: str) -> Iterator[ox.Quad]:
 
 
 def build(sources: list[str], store, base: str | None = None,
-          progress: Callable[[str], None] | None = None, reasoner: str = "auto") -> BuildReport:
+          progress: Callable[[str], None] | None = None, reasoner: str = "auto",
+          reporter: Reporter | None = None) -> BuildReport:
+    """``progress(message)`` hears every step; ``reporter`` (kb.progress) the stages
+    with their counts: parse, definitions, reason, align, meanings, translations, load."""
     started = time.perf_counter()
+    stages = Stages(reporter, progress)
     mint = Minter.for_base(base)
     report = BuildReport(store=store.location)
-    parsed = parse_many(sources, progress=(lambda path: progress(f"parse {path.name}")) if progress else None)
+    with stages.stage("parse", total=_document_count(sources)) as stage:
+        parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"))
     report.refused = [str(f) for f in parsed.failures]
     editions, report.skipped = choose_editions(parsed.editions)
     if not editions:
         raise BuildError("no editions in the sources: nothing to build (the previous store, if any, is unchanged)")
     report.editions = [e.id for e in editions]
 
-    concepts = concept_layer.collect(editions)
-    concept_layer.add_ontology_labels(concepts, ontology_labels())
-    keys = concept_layer.KeyIndex(concepts)
-    statements = {edition.id: _statements(edition, keys) for edition in editions}
+    with stages.stage("definitions", total=len(editions)) as stage:
+        concepts = concept_layer.collect(editions)
+        concept_layer.add_ontology_labels(concepts, ontology_labels())
+        keys = concept_layer.KeyIndex(concepts)
+        statements = {}
+        for edition in editions:
+            statements[edition.id] = _statements(edition, keys)
+            stage.advance(f"definitions {edition.id}")
     report.statements = sum(len(found) for found in statements.values())
     terms = {key: concept.denotes[0] for key, concept in concepts.items() if concept.denotes}
-    results, report.reasoning = reason(statements, terms, reasoner, progress)
+    with stages.stage("reason") as stage:
+        results, report.reasoning = reason(statements, terms, reasoner, stages.callback_for(stage),
+                                           on_total=stage.set_total)
     report.concepts = len(concepts)
     matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
     concept_iri = {key: mint.concept(key) for key in concepts}
     started_chain = time.perf_counter()
-    chained, report.lineage_cached = chain(editions, progress)
+    complete = [e for e in editions if not e.partial]
+    with stages.stage("align", total=len(complete) - len({e.language for e in complete})) as stage:
+        chained, report.lineage_cached = chain(editions, stages.callback_for(stage))
     report.lineages, report.changes = len(chained), change_count(chained)
     report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
-    meanings = meaning_changes.consecutive({e.id: e for e in editions},
-                                           [(a.old, a.new) for a in chained.alignments], progress)
+    pairs = [(a.old, a.new) for a in chained.alignments]
+    with stages.stage("meanings", total=len(pairs)) as stage:
+        meanings = meaning_changes.consecutive({e.id: e for e in editions}, pairs, stages.callback_for(stage))
     report.meaning_changes = sum(len(items) for _, _, items in meanings)
-    translated, report.translations = translations(editions, chained, progress)  # kb.translation_rdf
+    with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
+        translated, report.translations = translations(editions, chained, stages.callback_for(stage))
 
     def count(link) -> None:
         report.citations += 1
         report.dangling += len(link.dangling)
 
-    def quads() -> Iterator[ox.Quad]:
+    def quads(stage) -> Iterator[ox.Quad]:
         yield from ontology_quads(mint.graph("ontology"))
         yield from concept_layer.concept_quads(concepts, mint, mint.graph("concepts"))
         for edition in editions:
-            if progress:
-                progress(f"load {edition.id}")
             yield from edition_quads(
                 edition, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)),
                 on_link=count,
@@ -141,14 +155,29 @@ def build(sources: list[str], store, base: str | None = None,
             yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get)
             if edition.id in results:
                 yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
+            stage.advance(f"load {edition.id}")
         yield from lineage_quads(chained, mint)
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
         yield from translation_quads(translated, mint)
 
-    report.quads = store.replace(quads())
+    with stages.stage("load", total=len(editions)) as stage:
+        report.quads = store.replace(quads(stage))
     report.seconds = time.perf_counter() - started
     report.store_bytes = store.size_bytes()
     return report
+
+
+def _document_count(sources: list[str]) -> int | None:
+    """How many documents the parse stage reads (a URL or a file is one)."""
+    from pathlib import Path
+
+    from ingest.parse import document_files
+
+    count = 0
+    for source in sources:
+        path = Path(source)
+        count += len(document_files(path)) if not source.startswith(("http://", "https://")) and path.is_dir() else 1
+    return count
 
 
 def chain(editions: list[Edition], progress: Callable[[str], None] | None = None):
@@ -161,7 +190,8 @@ def chain(editions: list[Edition], progress: Callable[[str], None] | None = None
 
 
 def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
-           progress: Callable[[str], None] | None = None) -> tuple[dict, dict]:
+           progress: Callable[[str], None] | None = None,
+           on_total: Callable[[int], None] | None = None) -> tuple[dict, dict]:
     """Every edition's statements through the reasoner: the results by edition and a
     summary for the report. "auto" is HermiT when Java runs, else owlrl (said in the
     summary, so a build without Java is never mistaken for a HermiT one)."""
@@ -179,7 +209,7 @@ def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
         raise BuildError(reasoning.HERMIT_NEEDS_JAVA)
     started = time.perf_counter()
     results = infer.reason_all(statements, terms, reasoner=reasoner, crosscheck=False,
-                               progress=(lambda m: progress(m)) if progress else None)
+                               progress=(lambda m: progress(m)) if progress else None, on_total=on_total)
     summary = {
         "reasoner": reasoner,
         "axiom_sets": len({r.digest for r in results.values()}),

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from .app import Format, FormatOption, app
-from .output import emit_json, errors_as_exit_codes, fail, progress, stderr, stdout
+from .output import emit_json, errors_as_exit_codes, fail, stage_progress, stderr, stdout
 
 StoreOption = typer.Option(
     None, "--store", help="Store directory or SPARQL endpoint URL (default: RULEKB_STORE, else ~/.local/share/rulekb/store)."
@@ -65,9 +65,8 @@ def build(
         sources = [str(corpus / "en"), str(corpus / "fr")]
     with errors_as_exit_codes():
         target = _store(store)
-        bar, tick = progress(None, "building")
-        with bar:
-            report = run_build(sources, target, base=base_iri, progress=lambda message: tick(), reasoner=reasoner)
+        with stage_progress("rulekb build") as reporter:
+            report = run_build(sources, target, base=base_iri, reasoner=reasoner, reporter=reporter)
     for refused in report.refused:
         stderr.print(f"rulekb: refused {refused}", markup=False, highlight=False)
     for skipped in report.skipped:
