@@ -103,7 +103,8 @@ def build(sources: list[str], store, base: str | None = None,
     mint = Minter.for_base(base)
     report = BuildReport(store=store.location)
     with stages.stage("parse", total=_document_count(sources)) as stage:
-        parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"))
+        parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"),
+                            workers=_workers())
     report.refused = [str(f) for f in parsed.failures]
     editions, report.skipped = choose_editions(parsed.editions)
     if not editions:
@@ -165,6 +166,17 @@ def build(sources: list[str], store, base: str | None = None,
     report.seconds = time.perf_counter() - started
     report.store_bytes = store.size_bytes()
     return report
+
+
+def _workers() -> int:
+    """Processes for the independent parts of a build (parsing, reasoning): one per CPU,
+    or ``RULEKB_BUILD_WORKERS``."""
+    import os
+
+    try:
+        return max(1, int(os.environ.get("RULEKB_BUILD_WORKERS") or os.cpu_count() or 1))
+    except ValueError:
+        return os.cpu_count() or 1
 
 
 def _document_count(sources: list[str]) -> int | None:

@@ -177,6 +177,10 @@ def reason_all(statements_by_edition: dict[str, list[tuple[str, object]]], conce
         order = sorted(todo.items(), key=lambda item: -len(statements_by_edition[item[1]]))
         jobs = [(statements_by_edition[eid], concepts_to_terms, reasoner, crosscheck) for _, eid in order]
         workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+        if reasoner == "hermit" and reasoning.java_available():
+            from . import hermit
+
+            hermit.prepare(reasoning.java_executable())  # compiled once, not by every worker
         pool = ProcessPoolExecutor(workers) if workers > 1 else None
         try:
             if pool is None:

@@ -90,3 +90,15 @@ def built_base(store) -> str | None:
     iri, edition_id = rows[0]["edition"], rows[0]["id"]
     suffix = f"edition/{edition_id}"
     return iri[: -len(suffix)] if iri.endswith(suffix) else None
+
+
+def newer_editions(location: str | None, page: str | None = None) -> dict:
+    """``rulekb fetch --check``: does the official rules page list an English edition
+    newer than the KB's? (ingest.fetch.check_newer against the store's editions)."""
+    from ingest.fetch import check_newer
+
+    from .store import open_store
+
+    store = open_store(location)
+    dates = [row["edition"].removeprefix("en/") for row in editions(store) if row["language"] == "en"]
+    return check_newer(dates, page)

@@ -68,14 +68,22 @@ def _compiled(java: str, classpath: list[str]) -> str | None:
         program.write_text(source, encoding="utf-8")
         out = Path(tmp) / "classes"
         out.mkdir()
-        done = subprocess.run([javac, "-nowarn", "-cp", os.pathsep.join(classpath), "-d", str(out), str(program)],
-                              capture_output=True, text=True, timeout=300)
+        # -implicit:none and no sourcepath: owlready2's hermit folder holds .java files
+        # beside its classes, which javac would otherwise recompile into ours
+        done = subprocess.run([javac, "-nowarn", "-implicit:none", "-sourcepath", "", "-cp", os.pathsep.join(classpath),
+                               "-d", str(out), str(program)], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             return None
         target.mkdir(parents=True, exist_ok=True)
-        for compiled in out.glob("*.class"):
+        for compiled in out.glob(f"{DRIVER}*.class"):
             shutil.move(str(compiled), target / compiled.name)
     return str(target)
+
+
+def prepare(java: str) -> None:
+    """Compile the driver now (once, before worker processes each would)."""
+    if enabled():
+        _compiled(java, _classpath())
 
 
 class Batch:

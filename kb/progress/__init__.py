@@ -86,6 +86,7 @@ class Stages:
 def line(name: str, done: int, total: int | None, note: str, seconds: float, finished: bool = False) -> str:
     """``reason 37/123 en/2010-06-18 … 61.0 s`` (``parse 128/128 done in 4.2 s`` at the end)."""
     count = f"{done}/{total}" if total is not None else str(done)
+    note = note.removeprefix(name + " ")  # "parse parse X.txt" -> "parse X.txt"
     if finished:
         return f"{name} {count} done in {seconds:.1f} s"
     return f"{name} {count}" + (f" {note}" if note else "") + f" … {seconds:.1f} s"
