@@ -52,12 +52,38 @@ def build(
         help="Reason over each edition's definitions with hermit (Java), owlrl (pure Python) or none; "
         "auto: HermiT when Java runs, else owlrl. Results are cached by axiom set (RULEKB_CACHE).",
     ),
+    add: str = typer.Option(
+        None, "--add", metavar="SOURCE",
+        help="Add the one new edition in SOURCE (a file or URL) to the built KB: parse, link, reason, align with "
+        "its predecessor, compare, without rebuilding the others; swapped in atomically.",
+    ),
     format: Format = FormatOption,
 ) -> None:
     """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
     from ..build import build as run_build
     from ..corpus import corpus_dir
 
+    if add is not None:
+        if sources:
+            fail("--add takes its one SOURCE; give no other sources")
+        from .. import service
+
+        with errors_as_exit_codes():
+            with stage_progress("rulekb build --add") as reporter:
+                added = service.add_edition(add, store, reasoner=reasoner, reporter=reporter)
+        if format is Format.json:
+            emit_json(added.to_dict())
+            return
+        stdout.print(
+            f"added {added.edition} in {added.seconds:.1f} s: {added.quads_added:,} quads "
+            f"({added.quads_removed} replaced), {added.new_concepts} new concepts; "
+            + (f"aligned with {added.predecessor} ({added.predecessor_from}): {added.changes:,} changes, "
+               f"{added.meaning_changes} changes of meaning" if added.predecessor else "no predecessor to align with")
+            + f"\n{_reasoning_line(added.reasoning)}\n-> {added.store} ({added.quads:,} quads, "
+            f"{added.store_bytes / 1e6:,.0f} MB); not redone: {'; '.join(added.not_redone)}",
+            highlight=False,
+        )
+        return
     if not sources:
         corpus = corpus_dir()
         if corpus is None:

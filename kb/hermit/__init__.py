@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -202,11 +203,37 @@ def classify(world, *, java: str, memory_mb: int, ignore_unsupported_datatypes: 
             if "Inconsistent ontology" in output:
                 raise owlready2.OwlReadyInconsistentOntologyError()
             raise owlready2.OwlReadyJavaError("Java error message is:\n%s" % output)
-        new_parents, new_equivs, entity_2_type = _taxonomy(ontology, output)
+        fresh_jvm = named_equivalence(output)
+        if not fresh_jvm:
+            new_parents, new_equivs, entity_2_type = _taxonomy(ontology, output)
     finally:
         if locked:
             world.graph.acquire_write_lock()
+    if fresh_jvm:
+        # Which class of an equivalence HermiT prints as its representative depends on
+        # the JVM's identity hashes (a fresh JVM always picks the same one; a reused JVM
+        # may not), and owlready2 reads a different hierarchy from each: for these
+        # rare sets, the JVM of its own that owlready2 would start, so answers stay
+        # exactly what they were.
+        owlready2.sync_reasoner_hermit(world, infer_property_values=False, debug=0,
+                                       ignore_unsupported_datatypes=ignore_unsupported_datatypes)
+        return
     owl._apply_reasoning_results(world, ontology, 0, new_parents, new_equivs, entity_2_type)
+
+
+_EQUIVALENT = re.compile(r"^EquivalentClasses\((.*)\)\s*$", re.MULTILINE)
+_IRI = re.compile(r"<([^>]*)>")
+
+
+def named_equivalence(output: str, ignore: str = "https://w3id.org/rulekb/probe#") -> bool:
+    """Does HermiT's taxonomy put two named classes in one equivalence (owl: classes and
+    ``ignore``'s probe classes aside)?"""
+    for members in _EQUIVALENT.findall(output):
+        named = [iri for iri in _IRI.findall(members)
+                 if not iri.startswith("http://www.w3.org/2002/07/owl#") and not iri.startswith(ignore)]
+        if len(named) > 1:
+            return True
+    return False
 
 
 def _taxonomy(ontology, output: str):
