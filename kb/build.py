@@ -135,7 +135,8 @@ def build(sources: list[str], store, base: str | None = None,
     report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
     pairs = [(a.old, a.new) for a in chained.alignments]
     with stages.stage("meanings", total=len(pairs)) as stage:
-        meanings = meaning_changes.consecutive({e.id: e for e in editions}, pairs, stages.callback_for(stage))
+        meanings = meaning_changes.consecutive({e.id: e for e in editions}, pairs, stages.callback_for(stage),
+                                               workers=_workers())
     report.meaning_changes = sum(len(items) for _, _, items in meanings)
     with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
         translated, report.translations = translations(editions, chained, stages.callback_for(stage))

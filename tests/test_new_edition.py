@@ -99,3 +99,64 @@ def test_fetch_check_offline_is_one_line_exit_2(kb_dir):
     result = run_cli("fetch", "--check", "--site", f"http://127.0.0.1:{_closed_port()}/rules", "--store", str(kb_dir))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "offline" in result.stderr
+
+
+# ---------------------------------------------------------------- rulekb build --add
+
+def _later_edition(fixtures, folder):
+    """The fixture's next edition: a new date, rule 101.2 reworded, a rule and a
+    glossary term added, rule 200.1c renumbered 200.1d."""
+    text = (fixtures / "invented-cr-2030-05-05.txt").read_text(encoding="utf-8")
+    text = text.replace("effective as of May 5, 2030", "effective as of August 1, 2030")
+    text = text.replace("101.2. The supertypes are basic, shiny, and rusty.",
+                        "101.2. The supertypes are basic, shiny, rusty, and golden.\n\n"
+                        "101.3. A golden gadget is a gadget that shines. See rule 101.2.")
+    text = text.replace("200.1c The rest step comes last.", "200.1c The nap step comes third.\n\n"
+                        "200.1d The rest step comes last.")
+    text = text.replace("Rusty\nA supertype.", "Golden\nA supertype of shiny gadgets. See rule 101.3.\n\nRusty\nA supertype.")
+    path = folder / "invented-cr-2030-08-01.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _quads(root) -> set[str]:
+    import re
+
+    return {re.sub(r"_:\S+", "_:b", str(q)) for q in EmbeddedStore(root).store()}
+
+
+def test_build_add_gives_the_store_a_full_build_gives(fixtures, tmp_path):
+    first = fixtures / "invented-cr-2030-05-05.txt"
+    later = _later_edition(fixtures, tmp_path)
+    build([str(first), str(later)], EmbeddedStore(tmp_path / "full"), reasoner="owlrl")
+    build([str(first)], EmbeddedStore(tmp_path / "kb"), reasoner="owlrl")
+    old_build = (tmp_path / "kb" / "current").resolve()
+    result = run_cli("build", "--add", str(later), "--store", str(tmp_path / "kb"), "--reasoner", "owlrl",
+                     "--format", "json")
+    assert result.returncode == 0, result.stderr
+    added = json.loads(result.stdout)
+    assert added["edition"] == "en/2030-08-01" and added["predecessor"] == ED
+    assert added["predecessor_from"] == "source" and added["changes"] >= 3 and added["new_concepts"] == 1
+    assert "rulekb build --add: load 1/1 done in" in result.stderr  # stage lines, stderr not a terminal
+    assert (tmp_path / "kb" / "current").resolve() != old_build and not old_build.exists()
+    assert _quads(tmp_path / "kb") == _quads(tmp_path / "full")
+    history = run_cli("history", "200.1d", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"), "--format", "json")
+    assert history.returncode == 0 and "200.1c" in history.stdout
+
+
+def test_build_add_refuses_what_it_cannot_append_and_leaves_the_kb_as_it_was(fixtures, tmp_path, kb_dir):
+    before = (kb_dir / "current").resolve()
+    again = run_cli("build", "--add", str(fixtures / "invented-cr-2030-05-05.txt"), "--store", str(kb_dir))
+    errors = [line for line in again.stderr.splitlines() if line.startswith("rulekb: error:")]
+    assert again.returncode == 2 and len(errors) == 1 and "already in the KB" in errors[0]
+    assert "Traceback" not in again.stderr
+    older = _later_edition(fixtures, tmp_path).read_text(encoding="utf-8").replace(
+        "effective as of August 1, 2030", "effective as of January 1, 2030")
+    (tmp_path / "older.txt").write_text(older, encoding="utf-8")
+    result = run_cli("build", "--add", str(tmp_path / "older.txt"), "--store", str(kb_dir))
+    assert result.returncode == 2 and "only appends the newest edition" in result.stderr
+    nothing = run_cli("build", "--add", str(tmp_path / "missing.txt"), "--store", str(kb_dir))
+    assert nothing.returncode == 2 and "Traceback" not in nothing.stderr
+    empty = run_cli("build", "--add", str(fixtures / "invented-cr-2030-05-05.txt"), "--store", str(tmp_path / "none"))
+    assert empty.returncode == 2 and "build it first" in empty.stderr
+    assert (kb_dir / "current").resolve() == before

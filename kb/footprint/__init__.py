@@ -70,9 +70,9 @@ def _normalise(answer) -> tuple[list, bool]:
     """The rows (or triples) of an answer as sorted hashable items; and whether a LIMIT
     without ORDER BY makes the rows an arbitrary subset (then only the count is compared)."""
     if answer.kind == "graph":
-        lines = answer.body.decode("utf-8") if isinstance(answer.body, bytes) else answer.body
+        lines = answer.data.decode("utf-8")
         return sorted(re.sub(r"_:\S+", "_:b", line) for line in lines.splitlines() if line.strip()), False
-    data = json.loads(answer.body)
+    data = json.loads(answer.data)
     if "boolean" in data:
         return [data["boolean"]], False
     rows = []
