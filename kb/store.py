@@ -256,9 +256,9 @@ class EmbeddedStore:
                 raise StoreError(f"another build is writing {self.root}") from None
             yield
 
-    def update(self, change) -> int:
+    def update(self, change) -> None:
         """Copy the current store (Oxigraph's backup: hard links to its files), let
-        ``change(store)`` write to the copy, and swap the copy in; return the quad count.
+        ``change(store)`` write to the copy, and swap the copy in.
         Readers keep answering from the old one until the swap (``rulekb build --add``)."""
         with self._lock():
             current = self.data_dir()
@@ -273,9 +273,7 @@ class EmbeddedStore:
                 del source
                 store = ox.Store(str(fresh))
                 change(store)
-                store.optimize()
-                store.flush()
-                count = len(store)
+                store.flush()  # no optimize(): it would compact the whole copy for a small change
                 del store
                 gc.collect()
                 link = self.root / f".current-{os.getpid()}"
@@ -289,7 +287,6 @@ class EmbeddedStore:
             for old in self.root.glob("data-*"):
                 if old != fresh:
                     shutil.rmtree(old, ignore_errors=True)
-            return count
 
     def replace(self, quads: Iterable[ox.Quad]) -> int:
         """Write a new store from ``quads`` and swap it in; return the quad count.

@@ -53,7 +53,6 @@ class AddReport:
     predecessor_from: str = ""  # "source" (parsed again) | "kb" (read back from the store)
     quads_added: int = 0
     quads_removed: int = 0
-    quads: int = 0
     new_concepts: int = 0
     changes: int = 0
     meaning_changes: int = 0
@@ -137,24 +136,26 @@ def _stored_concepts(store, mint: Minter) -> dict[str, concept_layer.Concept]:
     # (kb.concepts.collect: editions by date, English first), and the matcher lets
     # the first concept with a label have it: the same order here
     first: dict[str, tuple] = {}
-    for row in store.select(_FIRST_ENTRIES):
-        key = row["concept"][len(prefix):]
-        rank = (row.get("date", "9999"), row.get("lang") == "fr", row["ed"], int(row["order"]))
+    defines, order = ox.NamedNode(str(RK.defines)), ox.NamedNode(str(RK.order))
+    date_p, lang_p = ox.NamedNode(str(RK.effectiveDate)), ox.NamedNode("http://purl.org/dc/terms/language")
+    editions: dict[str, tuple] = {}
+    for quad in raw.quads_for_pattern(None, defines, None, None):
+        if not isinstance(quad.graph_name, ox.NamedNode) or not quad.object.value.startswith(prefix):
+            continue
+        ed = quad.graph_name
+        if ed.value not in editions:
+            date = next((q.object.value for q in raw.quads_for_pattern(ed, date_p, None, ed)), "9999")
+            lang = next((q.object.value for q in raw.quads_for_pattern(ed, lang_p, None, ed)), "")
+            editions[ed.value] = (date, lang == "fr", ed.value)
+        position = next((int(q.object.value) for q in raw.quads_for_pattern(quad.subject, order, None, ed)), 0)
+        key = quad.object.value[len(prefix):]
+        rank = (*editions[ed.value], position)
         if key not in first or rank < first[key]:
             first[key] = rank
     late = ("~",)
     return dict(sorted(found.items(), key=lambda item: first.get(item[0], late)))
 
 
-_FIRST_ENTRIES = """
-PREFIX rk: <https://w3id.org/rulekb#>
-PREFIX dcterms: <http://purl.org/dc/terms/>
-SELECT ?concept ?ed ?date ?lang ?order WHERE {
-  GRAPH ?ed { ?entry rk:defines ?concept ; rk:order ?order }
-  ?ed rk:editionId ?id ; dcterms:language ?lang .
-  OPTIONAL { ?ed rk:effectiveDate ?date }
-}
-"""
 
 
 def _apply_glossary(concepts: dict[str, concept_layer.Concept], edition: Edition) -> int:
@@ -262,7 +263,7 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
         raw.extend(added)
 
     with stages.stage("load", total=1) as stage:
-        report.quads = store.update(change)
+        store.update(change)
         stage.advance(f"load {new.id}")
     report.quads_added, report.quads_removed = len(added), len(removed)
     report.seconds = round(time.perf_counter() - started, 2)

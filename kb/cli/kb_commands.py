@@ -79,8 +79,8 @@ def build(
             f"({added.quads_removed} replaced), {added.new_concepts} new concepts; "
             + (f"aligned with {added.predecessor} ({added.predecessor_from}): {added.changes:,} changes, "
                f"{added.meaning_changes} changes of meaning" if added.predecessor else "no predecessor to align with")
-            + f"\n{_reasoning_line(added.reasoning)}\n-> {added.store} ({added.quads:,} quads, "
-            f"{added.store_bytes / 1e6:,.0f} MB); not redone: {'; '.join(added.not_redone)}",
+            + f"\n{_reasoning_line(added.reasoning)}\n-> {added.store} "
+            f"({added.store_bytes / 1e6:,.0f} MB); not redone: {'; '.join(added.not_redone)}",
             highlight=False,
         )
         return
