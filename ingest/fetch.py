@@ -127,3 +127,57 @@ def fetch_to_cache(url: str, cache: Path | str | None = None, force: bool = Fals
         Path(tmp).unlink(missing_ok=True)
         raise
     return target, True
+
+
+# ---------------------------------------------------------------- is there a newer edition?
+
+RULES_PAGE = "https://magic.wizards.com/en/rules"  # where Wizards lists the current rules texts
+_HREF = re.compile(r"""href\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_LISTED = re.compile(r"MagicCompRules[^/]*?(?<!\d)(\d{4})(\d\d)(\d\d)(?!\d)[^/]*\.(?:txt|pdf|docx)$", re.IGNORECASE)
+
+
+def rules_page() -> str:
+    """The page listing the official texts: ``RULEKB_RULES_PAGE``, else Wizards' rules page."""
+    return os.environ.get("RULEKB_RULES_PAGE") or RULES_PAGE
+
+
+def listed_editions(page: str | None = None, timeout: float = TIMEOUT_SECONDS) -> list[tuple[str, str]]:
+    """(date, absolute URL) of every rules text the page links to (``MagicCompRules
+    YYYYMMDD.txt``, .pdf or .docx), newest first, the .txt preferred for a date."""
+    from html import unescape
+    from urllib.parse import unquote, urljoin
+
+    page = page or rules_page()
+    data, _ = download(page, timeout=timeout)
+    text = data.decode("utf-8", "replace")
+    found: dict[str, str] = {}
+    for href in _HREF.findall(text):
+        href = unescape(href)
+        match = _LISTED.search(unquote(urlsplit(href).path))
+        if not match:
+            continue
+        year, month, day = match.groups()
+        date = f"{year}-{month}-{day}"
+        url = urljoin(page, href.replace(" ", "%20"))
+        if date not in found or url.lower().endswith(".txt"):
+            found[date] = url
+    if not found:
+        raise FetchError("the page lists no rules text (MagicCompRules YYYYMMDD.txt/.pdf/.docx)", source=page)
+    return sorted(found.items(), reverse=True)
+
+
+def check_newer(known_dates: list[str], page: str | None = None) -> dict:
+    """Does the page list an edition newer than every date in ``known_dates`` (the KB's
+    English editions)? The listed date is the file's (``MagicCompRules 20260116.txt``),
+    which is the edition id rulekb gives it."""
+    listed = listed_editions(page)
+    newest_date, newest_url = listed[0]
+    kb_newest = max(known_dates) if known_dates else None
+    newer = [(d, u) for d, u in listed if (kb_newest is None or d > kb_newest) and d not in known_dates]
+    return {
+        "page": page or rules_page(),
+        "listed_newest": {"date": newest_date, "url": newest_url},
+        "kb_newest": kb_newest,
+        "newer": [{"date": d, "url": u} for d, u in newer],
+        "up_to_date": not newer,
+    }

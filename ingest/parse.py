@@ -81,12 +81,70 @@ def parse_path(path: str | Path, progress=None) -> ParseResult:
     return result
 
 
-def parse_many(sources: list[str], progress=None) -> ParseResult:
+def parse_many(sources: list[str], progress=None, workers: int = 1) -> ParseResult:
+    """Every source, parsed and combined. ``workers`` > 1 parses the documents of
+    local sources in that many processes (the same results, in the same order)."""
+    if workers > 1:
+        return _parse_many_parallel(sources, progress, workers)
     result = ParseResult()
     for source in sources:
         one = parse_source(source, progress=progress)
         result.editions.extend(one.editions)
         result.failures.extend(one.failures)
+    result.editions = combine.combine(result.editions)
+    return result
+
+
+def _parse_one(path: Path) -> tuple[list[Edition], IngestError | None]:
+    try:
+        return parse_file(path), None
+    except IngestError as exc:
+        return [], exc
+
+
+def _parse_many_parallel(sources: list[str], progress, workers: int) -> ParseResult:
+    """:func:`parse_many` with the files of local sources parsed in a process pool:
+    a directory's failures collected, a single file's raised, as parse_path does."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    plan: list[tuple[str, list[Path] | None]] = []  # (source, its files; None: parse it here)
+    for source in sources:
+        path = Path(source)
+        if source.startswith(("http://", "https://")) or not path.exists():
+            plan.append((source, None))
+        elif path.is_dir():
+            files = document_files(path)
+            if not files:
+                raise IngestError("no rules documents (.txt, .html, .pdf, .docx) in this directory", source=str(path))
+            plan.append((source, files))
+        else:
+            plan.append((source, [path]))
+    files = [f for _, group in plan if group for f in group]
+    with ProcessPoolExecutor(max(1, min(workers, len(files) or 1))) as pool:
+        parsed = iter(pool.map(_parse_one, files, chunksize=1))
+        result = ParseResult()
+        for source, group in plan:
+            if group is None:
+                one = parse_source(source, progress=progress)
+            elif not Path(source).is_dir():
+                editions, error = next(parsed)
+                if progress:
+                    progress(group[0])
+                if error is not None:
+                    raise error
+                one = ParseResult(editions)
+            else:
+                one = ParseResult()
+                for file in group:
+                    editions, error = next(parsed)
+                    one.editions.extend(editions)
+                    if error is not None:
+                        one.failures.append(error)
+                    if progress:
+                        progress(file)
+                one.editions = combine.combine(one.editions)
+            result.editions.extend(one.editions)
+            result.failures.extend(one.failures)
     result.editions = combine.combine(result.editions)
     return result
 

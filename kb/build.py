@@ -40,6 +40,7 @@ from .iris import Minter
 from .rdf import edition_quads
 from .lexicon import ontology_labels
 from .lineage_rdf import change_count, lineage_quads
+from .progress import Reporter, Stages
 from .statements import inferred_quads, statement_iris, statement_quads
 from .timeline.wordings import wording_count, wording_quads
 from .translation_rdf import translation_quads, translations
@@ -101,50 +102,67 @@ def ontology_quads(graph: str) -> Iterator[ox.Quad]:
 
 
 def build(sources: list[str], store, base: str | None = None,
-          progress: Callable[[str], None] | None = None, reasoner: str = "auto") -> BuildReport:
+          progress: Callable[[str], None] | None = None, reasoner: str = "auto",
+          reporter: Reporter | None = None) -> BuildReport:
+    """``progress(message)`` hears every step; ``reporter`` (kb.progress) the stages
+    with their counts: parse, definitions, reason, align, meanings, translations, load."""
     started = time.perf_counter()
+    stages = Stages(reporter, progress)
     mint = Minter.for_base(base)
     report = BuildReport(store=store.location)
-    parsed = parse_many(sources, progress=(lambda path: progress(f"parse {path.name}")) if progress else None)
+    with stages.stage("parse", total=_document_count(sources)) as stage:
+        parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"),
+                            workers=_workers())
     report.refused = [str(f) for f in parsed.failures]
     editions, report.skipped = choose_editions(parsed.editions)
     if not editions:
         raise BuildError("no editions in the sources: nothing to build (the previous store, if any, is unchanged)")
     report.editions = [e.id for e in editions]
 
-    concepts = concept_layer.collect(editions)
-    concept_layer.add_ontology_labels(concepts, ontology_labels())
-    keys = concept_layer.KeyIndex(concepts)
-    statements = {edition.id: _statements(edition, keys) for edition in editions}
+    with stages.stage("definitions", total=len(editions)) as stage:
+        concepts = concept_layer.collect(editions)
+        concept_layer.add_ontology_labels(concepts, ontology_labels())
+        keys = concept_layer.KeyIndex(concepts)
+        statements = {}
+        for edition in editions:
+            statements[edition.id] = _statements(edition, keys)
+            stage.advance(f"definitions {edition.id}")
     report.statements = sum(len(found) for found in statements.values())
     terms = {key: concept.denotes[0] for key, concept in concepts.items() if concept.denotes}
-    results, report.reasoning = reason(statements, terms, reasoner, progress)
+    with stages.stage("reason") as stage:
+        results, report.reasoning = reason(statements, terms, reasoner, stages.callback_for(stage),
+                                           on_total=stage.set_total)
     report.concepts = len(concepts)
     matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
     concept_iri = {key: mint.concept(key) for key in concepts}
     started_chain = time.perf_counter()
-    chained, report.lineage_cached = chain(editions, progress)
+    complete = [e for e in editions if not e.partial]
+    with stages.stage("align", total=len(complete) - len({e.language for e in complete})) as stage:
+        chained, report.lineage_cached = chain(editions, stages.callback_for(stage))
     report.lineages, report.changes = len(chained), change_count(chained)
     report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
-    meanings = meaning_changes.consecutive({e.id: e for e in editions},
-                                           [(a.old, a.new) for a in chained.alignments], progress)
+    pairs = [(a.old, a.new) for a in chained.alignments]
+    with stages.stage("meanings", total=len(pairs)) as stage:
+        meanings = meaning_changes.consecutive({e.id: e for e in editions}, pairs, stages.callback_for(stage),
+                                               workers=_workers())
     report.meaning_changes = sum(len(items) for _, _, items in meanings)
     texts = {e.id: _texts(e) for e in editions if not e.partial}
     dates = {e.id: e.effective_date for e in editions}
     report.wordings = wording_count(chained, texts)
-    translated, report.translations = translations(editions, chained, progress)  # kb.translation_rdf
-    consistent, report.consistency = consistency_store.for_build(editions, statements, results, progress)
+    with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
+        translated, report.translations = translations(editions, chained, stages.callback_for(stage))
+    with stages.stage("consistency") as stage:
+        consistent, report.consistency = consistency_store.for_build(editions, statements, results,
+                                                                     stages.callback_for(stage))
 
     def count(link) -> None:
         report.citations += 1
         report.dangling += len(link.dangling)
 
-    def quads() -> Iterator[ox.Quad]:
+    def quads(stage) -> Iterator[ox.Quad]:
         yield from ontology_quads(mint.graph("ontology"))
         yield from concept_layer.concept_quads(concepts, mint, mint.graph("concepts"))
         for edition in editions:
-            if progress:
-                progress(f"load {edition.id}")
             yield from edition_quads(
                 edition, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)),
                 on_link=count,
@@ -153,6 +171,7 @@ def build(sources: list[str], store, base: str | None = None,
             yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get)
             if edition.id in results:
                 yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
+            stage.advance(f"load {edition.id}")
         yield from lineage_quads(chained, mint)
         yield from wording_quads(chained, texts, dates, mint, mint.graph("lineage"))
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
@@ -162,13 +181,15 @@ def build(sources: list[str], store, base: str | None = None,
     from .search import build as search_build
 
     write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
-    if hasattr(store, "data_dir"):  # embedded: the index beside the new build, one swap for both
-        report.quads = store.replace(quads(), beside=lambda directory: report.search.update(write_index(directory)))
-    else:  # remote: a local index of what the endpoint now holds
-        from .search.home import remote_root, swap_local
+    with stages.stage("load", total=len(editions)) as stage:
+        if store.local_root is not None:  # embedded: the index beside the new build, one swap for both
+            report.quads = store.replace(quads(stage),
+                                         beside=lambda directory: report.search.update(write_index(directory)))
+        else:  # remote: a local index of what the endpoint now holds
+            from .search.home import remote_root, swap_local
 
-        report.quads = store.replace(quads())
-        report.search.update(swap_local(remote_root(store.location), write_index))
+            report.quads = store.replace(quads(stage))
+            report.search.update(swap_local(remote_root(store.location), write_index))
     report.seconds = time.perf_counter() - started
     report.store_bytes = store.size_bytes()
     return report
@@ -180,6 +201,28 @@ def _texts(edition: Edition) -> dict[str, str]:
     for rule in edition.rules:
         out.setdefault(rule.number, rule.text)
     return out
+def _workers() -> int:
+    """Processes for the independent parts of a build (parsing, reasoning): one per CPU,
+    or ``RULEKB_BUILD_WORKERS``."""
+    import os
+
+    try:
+        return max(1, int(os.environ.get("RULEKB_BUILD_WORKERS") or os.cpu_count() or 1))
+    except ValueError:
+        return os.cpu_count() or 1
+
+
+def _document_count(sources: list[str]) -> int | None:
+    """How many documents the parse stage reads (a URL or a file is one)."""
+    from pathlib import Path
+
+    from ingest.parse import document_files
+
+    count = 0
+    for source in sources:
+        path = Path(source)
+        count += len(document_files(path)) if not source.startswith(("http://", "https://")) and path.is_dir() else 1
+    return count
 
 
 def chain(editions: list[Edition], progress: Callable[[str], None] | None = None):
@@ -192,7 +235,8 @@ def chain(editions: list[Edition], progress: Callable[[str], None] | None = None
 
 
 def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
-           progress: Callable[[str], None] | None = None) -> tuple[dict, dict]:
+           progress: Callable[[str], None] | None = None,
+           on_total: Callable[[int], None] | None = None) -> tuple[dict, dict]:
     """Every edition's statements through the reasoner: the results by edition and a
     summary for the report. "auto" is HermiT when Java runs, else owlrl (said in the
     summary, so a build without Java is never mistaken for a HermiT one)."""
@@ -210,7 +254,7 @@ def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
         raise BuildError(reasoning.HERMIT_NEEDS_JAVA)
     started = time.perf_counter()
     results = infer.reason_all(statements, terms, reasoner=reasoner, crosscheck=False,
-                               progress=(lambda m: progress(m)) if progress else None)
+                               progress=(lambda m: progress(m)) if progress else None, on_total=on_total)
     summary = {
         "reasoner": reasoner,
         "axiom_sets": len({r.digest for r in results.values()}),

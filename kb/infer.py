@@ -97,11 +97,12 @@ def reason(edition_id: str, statements: list[tuple[str, object]], concepts_to_te
 
 def reason_all(statements_by_edition: dict[str, list[tuple[str, object]]], concepts_to_terms: dict[str, str],
                *, reasoner: str = "hermit", crosscheck: bool = True, cache: bool = True,
-               workers: int | None = None, progress=None) -> dict[str, Result]:
+               workers: int | None = None, progress=None, on_total=None) -> dict[str, Result]:
     """:func:`reason` for every edition. Editions with equal axiom sets are reasoned
     about once; the distinct sets not in the cache run in ``workers`` processes (default:
-    one per CPU; each HermiT run is a single-threaded JVM). ``progress(message)`` is
-    called as work proceeds."""
+    one per CPU; each keeps one HermiT JVM for all its sets, :mod:`kb.hermit`).
+    ``on_total(n)`` hears how many sets are to be reasoned about, ``progress(message)``
+    each one done, in the order they finish."""
     if reasoner not in REASONERS:
         raise ValueError(f"unknown reasoner {reasoner!r} (choose from {', '.join(REASONERS)})")
     started = time.perf_counter()
@@ -109,24 +110,35 @@ def reason_all(statements_by_edition: dict[str, list[tuple[str, object]]], conce
     keys = {eid: _cache_key(a.digest, reasoner, crosscheck) for eid, a in sets.items()}
     raws = {key: raw for key in set(keys.values()) if cache and (raw := _cache_get(key)) is not None}
     todo = {key: eid for eid, key in keys.items() if key not in raws}  # one edition per missing set
+    if on_total:
+        on_total(len(todo))
     if todo:
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        jobs = [(statements_by_edition[eid], concepts_to_terms, reasoner, crosscheck) for eid in todo.values()]
+        # the biggest sets first, so that two workers finish together
+        order = sorted(todo.items(), key=lambda item: -len(statements_by_edition[item[1]]))
+        jobs = [(statements_by_edition[eid], concepts_to_terms, reasoner, crosscheck) for _, eid in order]
         workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
-        if workers == 1:
-            computed = map(_compute_job, jobs)
-        else:
-            pool = ProcessPoolExecutor(workers)
-            computed = pool.map(_compute_job, jobs)
-        for (key, eid), raw in zip(todo.items(), computed):
-            if progress:
-                progress(f"reasoned about {eid} ({len(raws) + 1}/{len(set(keys.values()))} axiom sets)")
-            raws[key] = raw
-            if cache:
-                _cache_put(key, raw)
-        if workers > 1:
-            pool.shutdown()
+        if reasoner == "hermit" and reasoning.java_available():
+            from . import hermit
+
+            hermit.prepare(reasoning.java_executable())  # compiled once, not by every worker
+        pool = ProcessPoolExecutor(workers) if workers > 1 else None
+        try:
+            if pool is None:
+                computed = ((item, _compute_job(job)) for item, job in zip(order, jobs))
+            else:
+                futures = {pool.submit(_compute_job, job): item for item, job in zip(order, jobs)}
+                computed = ((futures[done], done.result()) for done in as_completed(futures))
+            for finished, ((key, eid), raw) in enumerate(computed, 1):
+                if progress:
+                    progress(f"reasoned about {eid} ({finished}/{len(todo)} axiom sets)")
+                raws[key] = raw
+                if cache:
+                    _cache_put(key, raw)
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
     results = {}
     for eid, axioms in sets.items():
         result = _assemble(eid, axioms, raws[keys[eid]], reasoner)

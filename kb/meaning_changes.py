@@ -35,25 +35,44 @@ T = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
 
 
 def consecutive(editions: dict[str, Edition], pairs: list[tuple[str, str]],
-                progress: Callable[[str], None] | None = None) -> list[tuple[str, str, list[dict]]]:
+                progress: Callable[[str], None] | None = None, workers: int = 1) -> list[tuple[str, str, list[dict]]]:
     """(old id, new id, findings as JSON items) for each pair of consecutive editions
-    (``pairs``: the lineages' alignments, oldest first per language)."""
-    from .compare import contradictions, to_json
-
+    (``pairs``: the lineages' alignments, oldest first per language). Pairs not in the
+    cache are compared in ``workers`` processes (each pair is independent)."""
     code = _code_digest()
-    out = []
+    found: dict[tuple[str, str], list[dict]] = {}
+    todo = []
     for old_id, new_id in pairs:
-        old, new = editions[old_id], editions[new_id]
-        path = _cache() / f"{code}-{editions_digest([old, new])}.json"
+        path = _cache() / f"{code}-{editions_digest([editions[old_id], editions[new_id]])}.json"
         try:
-            items = json.loads(path.read_text(encoding="utf-8"))
+            found[(old_id, new_id)] = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
+            todo.append((old_id, new_id, path))
+    if workers > 1 and len(todo) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(min(workers, len(todo))) as pool:
+            jobs = [(editions[o], editions[n]) for o, n, _ in todo]
+            for (old_id, new_id, path), items in zip(todo, pool.map(_compare, jobs)):
+                if progress:
+                    progress(f"compare {old_id} -> {new_id}")
+                _write(path, items)
+                found[(old_id, new_id)] = items
+    else:
+        for old_id, new_id, path in todo:
             if progress:
                 progress(f"compare {old_id} -> {new_id}")
-            items = to_json(contradictions(old, new), old_id, new_id)["items"]
+            items = _compare((editions[old_id], editions[new_id]))
             _write(path, items)
-        out.append((old_id, new_id, items))
-    return out
+            found[(old_id, new_id)] = items
+    return [(old_id, new_id, found[(old_id, new_id)]) for old_id, new_id in pairs]
+
+
+def _compare(job: tuple[Edition, Edition]) -> list[dict]:
+    from .compare import contradictions, to_json
+
+    old, new = job
+    return to_json(contradictions(old, new), old.id, new.id)["items"]
 
 
 def quads(found: list[tuple[str, str, list[dict]]], mint: Minter,

@@ -175,12 +175,10 @@ def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool
             started = time.perf_counter()
             try:
                 with _temporary_files_in(tmp):
-                    owlready2.sync_reasoner_hermit(
-                        world,
-                        infer_property_values=False,
-                        debug=0,
-                        ignore_unsupported_datatypes=ignore_unsupported_datatypes,
-                    )
+                    from .hermit import classify  # owlready2's HermiT run, in one JVM per process
+
+                    classify(world, java=java, memory_mb=JAVA_MEMORY_MB,
+                             ignore_unsupported_datatypes=ignore_unsupported_datatypes)
             except owlready2.OwlReadyInconsistentOntologyError:
                 seconds = time.perf_counter() - started
                 error = _explain_inconsistency(java, triples) if explain else "HermiT: the ontology is inconsistent"

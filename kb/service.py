@@ -352,3 +352,25 @@ def rule_consistency(store, edition: str, number: str) -> list[dict]:
     from .consistency import service
 
     return service.of_rule(store, edition, number)
+def newer_editions(location: str | None, page: str | None = None) -> dict:
+    """``rulekb fetch --check``: does the official rules page list an English edition
+    newer than the KB's? (ingest.fetch.check_newer against the store's editions)."""
+    from ingest.fetch import check_newer
+
+    from .store import open_store
+
+    store = open_store(location)
+    dates = [row["edition"].removeprefix("en/") for row in editions(store) if row["language"] == "en"]
+    return check_newer(dates, page)
+
+
+def add_edition(source: str, location: str | None, reasoner: str = "auto", reporter=None):
+    """``rulekb build --add SOURCE``: one new edition into the built KB (kb.add_edition)."""
+    from .add_edition import add
+    from .errors import BuildError
+    from .store import EmbeddedStore, open_store
+
+    store = open_store(location)
+    if not isinstance(store, EmbeddedStore):
+        raise BuildError("--add works on an embedded store (a directory), not a SPARQL endpoint")
+    return add(source, store, reasoner=reasoner, reporter=reporter)

@@ -171,6 +171,38 @@ class EmbeddedStore:
                 raise StoreError(f"another build is writing {self.root}") from None
             yield
 
+    def update(self, change) -> None:
+        """Copy the current store (Oxigraph's backup: hard links to its files), let
+        ``change(store)`` write to the copy, and swap the copy in.
+        Readers keep answering from the old one until the swap (``rulekb build --add``)."""
+        with self._lock():
+            current = self.data_dir()
+            if current is None:
+                raise StoreError(f"no store at {self.root} to update")
+            stamp = time.strftime("%Y%m%dT%H%M%S")
+            fresh = Path(tempfile.mkdtemp(prefix=f"data-{stamp}-", dir=self.root))
+            try:
+                fresh.rmdir()  # the backup makes the directory itself
+                source = ox.Store.read_only(str(current))
+                source.backup(str(fresh))
+                del source
+                store = ox.Store(str(fresh))
+                change(store)
+                store.flush()  # no optimize(): it would compact the whole copy for a small change
+                del store
+                gc.collect()
+                link = self.root / f".current-{os.getpid()}"
+                link.unlink(missing_ok=True)
+                link.symlink_to(fresh.name)
+                os.replace(link, self.root / "current")  # the atomic step
+            except BaseException:
+                shutil.rmtree(fresh, ignore_errors=True)
+                raise
+            self.close()
+            for old in self.root.glob("data-*"):
+                if old != fresh:
+                    shutil.rmtree(old, ignore_errors=True)
+
     def replace(self, quads: Iterable[ox.Quad], beside: Callable[[Path], object] | None = None) -> int:
         """Write a new store from ``quads`` and swap it in; return the quad count.
 

@@ -8,7 +8,7 @@ into one clear line in one place (:func:`kb.cli.output.fail`).
 from __future__ import annotations
 
 from .app import app
-from . import ask_commands, bench, compare_commands, consistency_commands, diff_commands, ingest_commands, kb_commands, search_commands, serve_commands, timeline_commands, translate_commands  # noqa: F401  (register commands)
+from . import ask_commands, bench, build_bench, compare_commands, consistency_commands, diff_commands, ingest_commands, kb_commands, search_commands, serve_commands, timeline_commands, translate_commands  # noqa: F401  (register commands)
 
 
 def main() -> None:

@@ -125,10 +125,27 @@ def fetch(
     mirror: str = typer.Option(None, "--mirror", help="Fetch known editions from this base URL instead of Wizards' server."),
     force: bool = typer.Option(False, "--force", help="Download again even when cached."),
     list_known: bool = typer.Option(False, "--list", help="Print the known editions and their URLs, download nothing."),
+    check: bool = typer.Option(False, "--check", help="Say whether the official rules page lists an edition newer than the KB's, download nothing."),
+    site: str = typer.Option(None, "--site", help="The page listing the official texts (default: RULEKB_RULES_PAGE, else https://magic.wizards.com/en/rules)."),
+    store: str = typer.Option(None, "--store", help="The KB to compare with (--check; default: RULEKB_STORE, else ~/.local/share/rulekb/store)."),
     format: Format = FormatOption,
 ) -> None:
     """Download official rules texts into a local cache (and check that they parse)."""
     with errors_as_exit_codes():
+        if check:
+            from kb.service import newer_editions
+
+            found = newer_editions(store, site)
+            if format is Format.json:
+                emit_json(found)
+            elif found["up_to_date"]:
+                stdout.print(f"up to date: the newest edition listed is {found['listed_newest']['date']}, "
+                             f"the KB's newest is {found['kb_newest']}", highlight=False)
+            else:
+                first = found["newer"][0]
+                stdout.print(f"newer edition listed: {first['date']} ({first['url']}); the KB's newest is "
+                             f"{found['kb_newest'] or 'none'} -- rulekb build --add {first['url']}", highlight=False)
+            return
         if list_known:
             known = [{"date": k.date, "url": k.url, "note": k.note} for k in fetching.known_editions()]
             if format is Format.json:

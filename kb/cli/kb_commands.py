@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from .app import Format, FormatOption, app
-from .output import emit_json, errors_as_exit_codes, fail, progress, stderr, stdout
+from .output import emit_json, errors_as_exit_codes, fail, stage_progress, stderr, stdout
 
 StoreOption = typer.Option(
     None, "--store", help="Store directory or SPARQL endpoint URL (default: RULEKB_STORE, else ~/.local/share/rulekb/store)."
@@ -52,12 +52,38 @@ def build(
         help="Reason over each edition's definitions with hermit (Java), owlrl (pure Python) or none; "
         "auto: HermiT when Java runs, else owlrl. Results are cached by axiom set (RULEKB_CACHE).",
     ),
+    add: str = typer.Option(
+        None, "--add", metavar="SOURCE",
+        help="Add the one new edition in SOURCE (a file or URL) to the built KB: parse, link, reason, align with "
+        "its predecessor, compare, without rebuilding the others; swapped in atomically.",
+    ),
     format: Format = FormatOption,
 ) -> None:
     """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
     from ..service import build as run_build
     from ..service import corpus_dir
 
+    if add is not None:
+        if sources:
+            fail("--add takes its one SOURCE; give no other sources")
+        from .. import service
+
+        with errors_as_exit_codes():
+            with stage_progress("rulekb build --add") as reporter:
+                added = service.add_edition(add, store, reasoner=reasoner, reporter=reporter)
+        if format is Format.json:
+            emit_json(added.to_dict())
+            return
+        stdout.print(
+            f"added {added.edition} in {added.seconds:.1f} s: {added.quads_added:,} quads "
+            f"({added.quads_removed} replaced), {added.new_concepts} new concepts; "
+            + (f"aligned with {added.predecessor} ({added.predecessor_from}): {added.changes:,} changes, "
+               f"{added.meaning_changes} changes of meaning" if added.predecessor else "no predecessor to align with")
+            + f"\n{_reasoning_line(added.reasoning)}\n-> {added.store} "
+            f"({added.store_bytes / 1e6:,.0f} MB); not redone: {'; '.join(added.not_redone)}",
+            highlight=False,
+        )
+        return
     if not sources:
         corpus = corpus_dir()
         if corpus is None:
@@ -65,9 +91,8 @@ def build(
         sources = [str(corpus / "en"), str(corpus / "fr")]
     with errors_as_exit_codes():
         target = _store(store)
-        bar, tick = progress(None, "building")
-        with bar:
-            report = run_build(sources, target, base=base_iri, progress=lambda message: tick(), reasoner=reasoner)
+        with stage_progress("rulekb build") as reporter:
+            report = run_build(sources, target, base=base_iri, reasoner=reasoner, reporter=reporter)
     for refused in report.refused:
         stderr.print(f"rulekb: refused {refused}", markup=False, highlight=False)
     for skipped in report.skipped:

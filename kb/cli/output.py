@@ -79,3 +79,44 @@ def progress(total: int | None, description: str):
     )
     task = bar.add_task(description, total=total)
     return bar, lambda *_: bar.advance(task)
+
+
+@contextmanager
+def stage_progress(prefix: str):
+    """A kb.progress Reporter for long staged work (the build): a bar per stage on a
+    terminal; otherwise plain lines on stderr, one per stage and one at least every 10 s
+    while a stage runs (``rulekb build: reason 37/123 en/2010-06-18 … 61.0 s``)."""
+    from ..progress import LineReporter, Reporter
+
+    if not stderr.is_terminal:
+        reporter = LineReporter(sys.stderr, prefix=f"{prefix}: ")
+        try:
+            yield reporter
+        finally:
+            reporter.close()
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=stderr, transient=True)
+
+    class Bars(Reporter):
+        def __init__(self):
+            self.tasks = {}
+
+        def start(self, name, total):
+            self.tasks[name] = bar.add_task(name, total=total)
+
+        def step(self, name, done, total, note):
+            if name not in self.tasks:
+                self.start(name, total)
+            bar.update(self.tasks[name], completed=done, total=total,
+                       description=f"{name} {note}" if note else name)
+
+        def finish(self, name, done, total, seconds):
+            if name in self.tasks:
+                bar.update(self.tasks[name], completed=done, total=total if total is not None else done,
+                           description=name)
+
+    with bar:
+        yield Bars()

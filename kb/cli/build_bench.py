@@ -1,0 +1,56 @@
+"""``rulekb bench footprint`` and ``rulekb bench answers``: what a store costs, and
+whether two stores answer every named query alike (kb.footprint)."""
+
+from __future__ import annotations
+
+import typer
+
+from .app import Format, FormatOption
+from .bench import bench_app
+from .kb_commands import StoreOption, _store
+from .output import emit_json, errors_as_exit_codes, stdout
+
+
+@bench_app.command("footprint")
+def bench_footprint(
+    store: str = StoreOption,
+    top: int = typer.Option(25, "--top", min=1, help="How many predicates to list, biggest first."),
+    format: Format = FormatOption,
+) -> None:
+    """Quads per kind of graph and per predicate, bytes on disk, bytes per quad, quads per edition."""
+    from ..footprint import measure
+
+    with errors_as_exit_codes():
+        figures = measure(_store(store), top=top)
+    if format is Format.json:
+        emit_json(figures)
+        return
+    stdout.print(f"{figures['quads']:,} quads, {figures['bytes'] / 1e9:.2f} GB, "
+                 f"{figures['bytes_per_quad'] or 0:.0f} bytes a quad; {figures['editions']} editions, "
+                 f"{figures['quads_per_edition'] or 0:,.0f} quads an edition graph ({figures['seconds']} s)", highlight=False)
+    for kind, row in figures["graphs"].items():
+        stdout.print(f"  graph {kind:<16} {row['graphs']:>4} graphs {row['quads']:>12,} quads", highlight=False)
+    for predicate, count in figures["predicates"].items():
+        stdout.print(f"  {count:>12,}  {predicate}", highlight=False)
+
+
+@bench_app.command("answers")
+def bench_answers(
+    old: str = typer.Argument(..., help="The store before (directory or endpoint)."),
+    new: str = typer.Argument(..., help="The store after."),
+    format: Format = FormatOption,
+) -> None:
+    """Run every named query and QC check with its example parameters on two stores; exit 1 if any answer differs."""
+    from ..footprint import compare_answers
+
+    with errors_as_exit_codes():
+        found = compare_answers(_store(old), _store(new))
+    if format is Format.json:
+        emit_json(found)
+    else:
+        stdout.print(f"{found['queries']} queries: {len(found['same'])} answer alike, "
+                     f"{len(found['differences'])} differ (seconds: {found['seconds']})", highlight=False)
+        for d in found["differences"]:
+            stdout.print(f"  {d['query']}: {d['old_rows']} rows before, {d['new_rows']} after", highlight=False)
+    if found["differences"]:
+        raise typer.Exit(1)

@@ -1,0 +1,124 @@
+"""What a store holds and what it costs, and whether two stores answer alike.
+
+- :func:`measure`: quads per kind of graph and per predicate, bytes on disk,
+  bytes per quad, quads per edition (``rulekb bench footprint``).
+- :func:`compare_answers`: every named query (and every QC check) run with its
+  example parameters against two stores, rows compared as multisets (blank node
+  labels ignored) -- the test that a smaller store gives the same answers
+  (``rulekb bench answers OLD NEW``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+
+from .. import queries
+
+_KINDS = (  # graph IRI suffix -> kind; anything else under /edition/ is an edition graph
+    ("/graph/ontology", "ontology"), ("/graph/concepts", "concepts"), ("/graph/lineage", "lineage"),
+    ("/graph/translation", "translation"), ("/graph/meaning", "meaning changes"),
+)
+
+
+def graph_kind(iri: str) -> str:
+    for suffix, kind in _KINDS:
+        if iri.endswith(suffix) or suffix + "/" in iri:
+            return kind
+    if "/edition/" in iri:
+        return "edition"
+    return iri.rsplit("/", 1)[-1] or iri
+
+
+def measure(store, top: int = 40) -> dict:
+    """Quads by graph kind and by predicate (the ``top`` biggest), bytes, bytes per quad."""
+    started = time.perf_counter()
+    by_graph = {row["g"]: int(row["n"]) for row in store.select(
+        "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g")}
+    by_predicate = {row["p"]: int(row["n"]) for row in store.select(
+        "SELECT ?p (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?p")}
+    kinds: Counter = Counter()
+    graphs: Counter = Counter()
+    for graph, count in by_graph.items():
+        kinds[graph_kind(graph)] += count
+        graphs[graph_kind(graph)] += 1
+    editions = graphs.get("edition", 0)
+    quads = sum(by_graph.values())
+    size = store.size_bytes() if hasattr(store, "size_bytes") else 0
+    return {
+        "quads": quads,
+        "bytes": size,
+        "bytes_per_quad": size / quads if quads else None,
+        "editions": editions,
+        "quads_per_edition": kinds.get("edition", 0) / editions if editions else None,
+        "graphs": {kind: {"graphs": graphs[kind], "quads": n} for kind, n in kinds.most_common()},
+        "predicates": dict(Counter(by_predicate).most_common(top)),
+        "distinct_predicates": len(by_predicate),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def _example_params(query) -> dict[str, str]:
+    from ..bench import example_params
+
+    return example_params(query)
+
+
+def _normalise(answer) -> tuple[list, bool]:
+    """The rows (or triples) of an answer as sorted hashable items; and whether a LIMIT
+    without ORDER BY makes the rows an arbitrary subset (then only the count is compared)."""
+    if answer.kind == "graph":
+        lines = answer.data.decode("utf-8")
+        return sorted(re.sub(r"_:\S+", "_:b", line) for line in lines.splitlines() if line.strip()), False
+    data = json.loads(answer.data)
+    if "boolean" in data:
+        return [data["boolean"]], False
+    rows = []
+    for binding in data["results"]["bindings"]:
+        row = []
+        for name, value in sorted(binding.items()):
+            text = "_:b" if value.get("type") == "bnode" else value.get("value")
+            row.append((name, value.get("type"), text, value.get("datatype"), value.get("xml:lang")))
+        rows.append(tuple(row))
+    return sorted(rows), False
+
+
+def _answer(store, query, params):
+    try:
+        return store.query(query.text, params, rdf_format="nt")
+    except Exception as error:  # noqa: BLE001 -- an error is an answer to compare too
+        return ("error", type(error).__name__)
+
+
+def compare_answers(old, new, names: list[str] | None = None) -> dict:
+    """Run every named query and check (``names``: only those) with its example
+    parameters on both stores; rows compared as multisets. ``differences`` lists the
+    queries whose answers differ, with row counts and a few rows each way."""
+    every = {**queries.registry(), **queries.checks()}
+    chosen = {n: q for n, q in every.items() if names is None or n in names}
+    same, differences, seconds = [], [], {"old": 0.0, "new": 0.0}
+    for name, query in sorted(chosen.items()):
+        params = _example_params(query)
+        if set(query.params) - set(params):
+            continue  # no example for every parameter: nothing to run
+        rows = {}
+        for side, store in (("old", old), ("new", new)):
+            started = time.perf_counter()
+            answer = _answer(store, query, params)
+            seconds[side] += time.perf_counter() - started
+            rows[side] = [answer] if isinstance(answer, tuple) else _normalise(answer)[0]
+        limited = re.search(r"\bLIMIT\b", query.body, re.I) and not re.search(r"\bORDER\s+BY\b", query.body, re.I)
+        equal = len(rows["old"]) == len(rows["new"]) if limited else rows["old"] == rows["new"]
+        if equal:
+            same.append(name)
+        else:
+            old_c, new_c = Counter(rows["old"]), Counter(rows["new"])
+            differences.append({
+                "query": name, "params": params, "old_rows": len(rows["old"]), "new_rows": len(rows["new"]),
+                "only_old": [repr(r) for r in list((old_c - new_c).elements())[:3]],
+                "only_new": [repr(r) for r in list((new_c - old_c).elements())[:3]],
+            })
+    return {"queries": len(same) + len(differences), "same": same, "differences": differences,
+            "seconds": {k: round(v, 2) for k, v in seconds.items()}}

@@ -1,0 +1,252 @@
+"""HermiT in one long-lived JVM per process, for many axiom sets in turn.
+
+owlready2's ``sync_reasoner_hermit`` starts a JVM for every call: on the corpus,
+123 axiom sets, each paying a JVM start and a cold JIT, which is most of a first
+build. :func:`classify` does what that function does -- save the world as
+N-Triples, run HermiT's own command line (``org.semanticweb.HermiT.cli.CommandLine
+-c -O -D -I file``), read its taxonomy back into the world the way owlready2 does
+-- but the command line runs inside :class:`Batch`, a JVM started once per
+process with the small driver shipped beside this module
+(``RulekbHermitBatch.java``, compiled once into ``$RULEKB_CACHE/java``, else run
+by the JDK's source launcher). Same jar, same code path, same arguments, same
+parsing: the same answers, without the JVM starts.
+
+Not the default, and why: a reused JVM does not give the same answers on every
+set. HermiT prints each node of its taxonomy under a representative member
+(``HierarchyNode.getRepresentative()``), which depends on the JVM's identity hash
+codes: a fresh JVM always picks the same member for the same input, a reused one
+may pick another, and owlready2 reads a different hierarchy from the two
+printings when a node has several members (on the corpus: 8 of 123 axiom sets
+gain a subsumption, e.g. TriggeredAbility ⊑ imprint, against the cache). The
+batch JVM needs about half the CPU of a JVM per set (9.8 s against 17.4 s of Java
+CPU for four editions, same run). To make it the default, the subsumptions must
+be read from HermiT's taxonomy independently of the representative (a one-time,
+reviewed change of those 8 sets' answers). ``RULEKB_HERMIT_BATCH=1`` turns it on.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from importlib import resources
+from pathlib import Path
+
+DRIVER = "RulekbHermitBatch"
+
+
+class BatchError(RuntimeError):
+    """The batch JVM could not start or stopped answering."""
+
+
+def enabled() -> bool:
+    """Opt-in (``RULEKB_HERMIT_BATCH=1``): see the module docstring for why it is not the default."""
+    return os.environ.get("RULEKB_HERMIT_BATCH", "0") in ("1", "true", "yes", "on")
+
+
+def driver_source() -> str:
+    return (resources.files(__package__) / f"{DRIVER}.java").read_text(encoding="utf-8")
+
+
+def _classpath() -> list[str]:
+    import owlready2
+
+    hermit = Path(owlready2.__file__).parent / "hermit"
+    return [str(hermit), str(hermit / "HermiT.jar")]
+
+
+def _compiled(java: str, classpath: list[str]) -> str | None:
+    """The driver compiled once into the cache (needs ``javac`` beside ``java`` or on PATH)."""
+    from ..reasoning import cache_dir
+
+    source = driver_source()
+    javac = Path(java).with_name("javac")
+    javac = str(javac) if javac.is_file() else shutil.which("javac")
+    if not javac:
+        return None
+    digest = hashlib.sha256((source + java + os.pathsep.join(classpath)).encode("utf-8")).hexdigest()[:16]
+    target = cache_dir() / "java" / f"hermit-{digest}"
+    if (target / f"{DRIVER}.class").is_file():
+        return str(target)
+    with tempfile.TemporaryDirectory(prefix="rulekb-javac-") as tmp:
+        program = Path(tmp) / f"{DRIVER}.java"
+        program.write_text(source, encoding="utf-8")
+        out = Path(tmp) / "classes"
+        out.mkdir()
+        # -implicit:none and no sourcepath: owlready2's hermit folder holds .java files
+        # beside its classes, which javac would otherwise recompile into ours
+        done = subprocess.run([javac, "-nowarn", "-implicit:none", "-sourcepath", "", "-cp", os.pathsep.join(classpath),
+                               "-d", str(out), str(program)], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            return None
+        target.mkdir(parents=True, exist_ok=True)
+        for compiled in out.glob(f"{DRIVER}*.class"):
+            shutil.move(str(compiled), target / compiled.name)
+    return str(target)
+
+
+def prepare(java: str) -> None:
+    """Compile the driver now (once, before worker processes each would)."""
+    if enabled():
+        _compiled(java, _classpath())
+
+
+class Batch:
+    """One JVM running the driver: :meth:`run` sends HermiT command-line arguments and
+    returns (ok, what the command line printed)."""
+
+    def __init__(self, java: str, memory_mb: int):
+        classpath = _classpath()
+        compiled = _compiled(java, classpath)
+        if compiled:
+            command = [java, f"-Xmx{memory_mb}M", "-cp", os.pathsep.join([compiled, *classpath]), DRIVER]
+        else:  # no javac: a JDK launches the source file itself
+            self._source_dir = tempfile.mkdtemp(prefix="rulekb-hermit-driver-")
+            program = Path(self._source_dir) / f"{DRIVER}.java"
+            program.write_text(driver_source(), encoding="utf-8")
+            command = [java, f"-Xmx{memory_mb}M", "-cp", os.pathsep.join(classpath), str(program)]
+        self.pid = os.getpid()
+        self.lock = threading.Lock()
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL, close_fds=True)
+        except OSError as error:
+            raise BatchError(f"cannot start {java}: {error}") from error
+
+    def run(self, args: list[str]) -> tuple[bool, str]:
+        if any("\t" in a or "\n" in a for a in args):
+            raise BatchError("arguments with tabs or newlines cannot be sent to the batch JVM")
+        with self.lock:
+            try:
+                self.process.stdin.write(("\t".join(args) + "\n").encode("utf-8"))
+                self.process.stdin.flush()
+                header = self.process.stdout.readline().decode("ascii", "replace").split()
+                if len(header) != 3 or header[0] != "RULEKB":
+                    raise BatchError("the batch JVM stopped answering"
+                                     + (f" (exit {self.process.poll()})" if self.process.poll() is not None else ""))
+                size = int(header[2])
+                data = self.process.stdout.read(size)
+                if len(data) != size:
+                    raise BatchError("the batch JVM's answer was cut short")
+            except (OSError, ValueError) as error:
+                raise BatchError(f"the batch JVM failed: {error}") from error
+        from owlready2.reasoning import _decode
+
+        return header[1] == "OK", _decode(data).replace("\r", "")
+
+    def close(self) -> None:
+        if os.getpid() != self.pid:
+            return  # a forked child's copy: the JVM belongs to the parent
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+        if getattr(self, "_source_dir", None):
+            shutil.rmtree(self._source_dir, ignore_errors=True)
+
+
+_BATCH: Batch | None = None
+_BATCH_LOCK = threading.Lock()
+
+
+def batch(java: str, memory_mb: int) -> Batch:
+    """This process's batch JVM (a forked worker starts its own)."""
+    global _BATCH
+    with _BATCH_LOCK:
+        if _BATCH is None or _BATCH.pid != os.getpid() or _BATCH.process.poll() is not None:
+            _BATCH = Batch(java, memory_mb)
+        return _BATCH
+
+
+def shutdown() -> None:
+    global _BATCH
+    with _BATCH_LOCK:
+        if _BATCH is not None:
+            _BATCH.close()
+            _BATCH = None
+
+
+atexit.register(shutdown)
+
+
+def classify(world, *, java: str, memory_mb: int, ignore_unsupported_datatypes: bool = False) -> None:
+    """``owlready2.sync_reasoner_hermit(world, infer_property_values=False, debug=0,
+    ignore_unsupported_datatypes=...)``, HermiT's command line running in this
+    process's batch JVM. Raises owlready2's OwlReadyInconsistentOntologyError and
+    OwlReadyJavaError as that function does."""
+    import owlready2
+    from owlready2 import reasoning as owl
+
+    if not enabled():
+        owlready2.sync_reasoner_hermit(world, infer_property_values=False, debug=0,
+                                       ignore_unsupported_datatypes=ignore_unsupported_datatypes)
+        return
+    locked = world.graph.has_write_lock()
+    if locked:
+        world.graph.release_write_lock()  # not needed during reasoning (as owlready2 does)
+    try:
+        namespaces = owl.CURRENT_NAMESPACES.get()
+        ontology = namespaces[-1].ontology if namespaces else world.get_ontology(owl._INFERRENCES_ONTOLOGY)
+        tmp = tempfile.NamedTemporaryFile("wb", delete=False, suffix=".nt")
+        try:
+            world.save(tmp, format="ntriples", filter=lambda graph, s, p, o, d: p != owl.owl_imports)
+            tmp.close()
+            args = ["-c", "-O", "-D", "-I", "file:///%s" % tmp.name.replace("\\", "/")]
+            if ignore_unsupported_datatypes:
+                args.append("--ignoreUnsupportedDatatypes")
+            try:
+                ok, output = batch(java, memory_mb).run(args)
+            except BatchError as error:
+                shutdown()
+                raise owlready2.OwlReadyJavaError(f"HermiT (batch JVM): {error}") from error
+        finally:
+            tmp.close()
+            os.unlink(tmp.name)
+        if not ok:
+            if "Inconsistent ontology" in output:
+                raise owlready2.OwlReadyInconsistentOntologyError()
+            raise owlready2.OwlReadyJavaError("Java error message is:\n%s" % output)
+        new_parents, new_equivs, entity_2_type = _taxonomy(ontology, output)
+    finally:
+        if locked:
+            world.graph.acquire_write_lock()
+    owl._apply_reasoning_results(world, ontology, 0, new_parents, new_equivs, entity_2_type)
+
+
+def _taxonomy(ontology, output: str):
+    """HermiT's printed taxonomy as owlready2 reads it (owlready2.reasoning.sync_reasoner_hermit)."""
+    from collections import defaultdict
+
+    from owlready2 import reasoning as owl
+
+    new_parents, new_equivs, entity_2_type = defaultdict(list), defaultdict(list), {}
+    for relation, concept_iris in owl._HERMIT_RESULT_REGEXP.findall(output):
+        concept_storids = [ontology._abbreviate(x) for x in concept_iris[1:-1].split("> <")]
+        owl_relation = owl._HERMIT_2_OWL[relation]
+        if relation in owl._IS_A_RELATIONS:
+            if concept_iris[0].startswith("http://www.w3.org/2002/07/owl"):
+                continue
+            new_parents[concept_storids[0]].append(concept_storids[1])
+            entity_2_type[concept_storids[0]] = owl._OWL_2_TYPE[owl_relation]
+        elif relation in owl._EQUIV_RELATIONS:
+            if "http://www.w3.org/2002/07/owl#Nothing" in concept_iris:
+                for concept_iri, concept_storid in zip(concept_iris, concept_storids):
+                    if concept_iri.startswith("http://www.w3.org/2002/07/owl") or concept_storid == owl.owl_nothing:
+                        continue
+                    new_equivs[concept_storid].append(owl.owl_nothing)
+                    entity_2_type[concept_storid] = owl._OWL_2_TYPE[owl_relation]
+            else:
+                for concept_iri1, concept_storid1 in zip(concept_iris, concept_storids):
+                    if concept_iri1.startswith("http://www.w3.org/2002/07/owl"):
+                        continue
+                    for concept_iri2, concept_storid2 in zip(concept_iris, concept_storids):
+                        if concept_iri1 == concept_iri2:
+                            continue
+                        new_equivs[concept_storid1].append(concept_storid2)
+                        entity_2_type[concept_storid1] = owl._OWL_2_TYPE[owl_relation]
+    return new_parents, new_equivs, entity_2_type

@@ -1,0 +1,139 @@
+"""Progress of long work, as stages with counts: the build says "reason 37/123", front-ends show it.
+
+A :class:`Stages` is what long work writes to::
+
+    stages = Stages(reporter, callback)
+    with stages.stage("parse", total=len(files)) as stage:
+        for file in files:
+            ...
+            stage.advance(file.name)
+
+It forwards every step to an old-style ``callback(message)`` (kept: tests and
+benches pass one, and one may interrupt a build by raising), and to a
+:class:`Reporter`, which front-ends implement: a bar per stage on a terminal,
+plain lines elsewhere (:class:`LineReporter`). The reporter sees stage starts,
+steps (done, total, note) and ends (with seconds); a :class:`LineReporter`
+writes one line per stage when it ends and, while one runs, a line at least
+every ``every`` seconds (a heartbeat thread), so a log or a CI run always shows
+where a long build is.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+
+class Reporter:
+    """Receives stage events. This one ignores them."""
+
+    def start(self, name: str, total: int | None) -> None:
+        pass
+
+    def step(self, name: str, done: int, total: int | None, note: str) -> None:
+        pass
+
+    def finish(self, name: str, done: int, total: int | None, seconds: float) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class Stage:
+    def __init__(self, stages: "Stages", name: str, total: int | None):
+        self.stages, self.name, self.total, self.done = stages, name, total, 0
+        self.started = time.perf_counter()
+
+    def advance(self, note: str = "", step: int = 1) -> None:
+        self.done += step
+        self.stages.reporter.step(self.name, self.done, self.total, note)
+        if self.stages.callback is not None:
+            self.stages.callback(note or self.name)
+
+    def set_total(self, total: int | None) -> None:
+        self.total = total
+        self.stages.reporter.step(self.name, self.done, self.total, "")
+
+    def __enter__(self) -> "Stage":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            if self.total is not None:
+                self.done = max(self.done, self.total)
+            self.stages.reporter.finish(self.name, self.done, self.total, time.perf_counter() - self.started)
+
+
+class Stages:
+    """The stages of one piece of work, reported to ``reporter`` and to ``callback``."""
+
+    def __init__(self, reporter: Reporter | None = None, callback: Callable[[str], None] | None = None):
+        self.reporter = reporter or Reporter()
+        self.callback = callback
+
+    def stage(self, name: str, total: int | None = None) -> Stage:
+        self.reporter.start(name, total)
+        return Stage(self, name, total)
+
+    def callback_for(self, stage: Stage) -> Callable[[str], None]:
+        """An old-style ``progress(message)`` for code below: each message is a step."""
+        return lambda message: stage.advance(str(message))
+
+
+def line(name: str, done: int, total: int | None, note: str, seconds: float, finished: bool = False) -> str:
+    """``reason 37/123 en/2010-06-18 … 61.0 s`` (``parse 128/128 done in 4.2 s`` at the end)."""
+    count = f"{done}/{total}" if total is not None else str(done)
+    note = note.removeprefix(name + " ")  # "parse parse X.txt" -> "parse X.txt"
+    if finished:
+        return f"{name} {count} done in {seconds:.1f} s"
+    return f"{name} {count}" + (f" {note}" if note else "") + f" … {seconds:.1f} s"
+
+
+class LineReporter(Reporter):
+    """Plain lines on a stream (stderr when it is not a terminal): one per stage at its
+    end, and one at least every ``every`` seconds while a stage runs."""
+
+    def __init__(self, stream: TextIO, prefix: str = "", every: float = 10.0):
+        self.stream, self.prefix, self.every = stream, prefix, every
+        self.lock = threading.Lock()
+        self.current: list | None = None  # [name, done, total, note, started]
+        self.last_line = time.perf_counter()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._heartbeat, name="progress-lines", daemon=True)
+        self.thread.start()
+
+    def _write(self, text: str) -> None:
+        self.stream.write(self.prefix + text + "\n")
+        self.stream.flush()
+        self.last_line = time.perf_counter()
+
+    def start(self, name: str, total: int | None) -> None:
+        with self.lock:
+            self.current = [name, 0, total, "", time.perf_counter()]
+
+    def step(self, name: str, done: int, total: int | None, note: str) -> None:
+        with self.lock:
+            if self.current is None or self.current[0] != name:
+                self.current = [name, done, total, note, time.perf_counter()]
+            self.current[1:4] = [done, total, note or self.current[3]]
+            if time.perf_counter() - self.last_line >= self.every:
+                self._write(line(name, done, total, self.current[3], time.perf_counter() - self.current[4]))
+
+    def finish(self, name: str, done: int, total: int | None, seconds: float) -> None:
+        with self.lock:
+            self._write(line(name, done, total, "", seconds, finished=True))
+            self.current = None
+
+    def _heartbeat(self) -> None:
+        while not self.stopped.wait(min(1.0, self.every / 4)):
+            with self.lock:
+                if self.current is not None and time.perf_counter() - self.last_line >= self.every:
+                    name, done, total, note, started = self.current
+                    self._write(line(name, done, total, note, time.perf_counter() - started))
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=2)

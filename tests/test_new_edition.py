@@ -1,0 +1,162 @@
+"""A new edition arrives: ``rulekb fetch --check`` against a local HTTP server
+standing in for the official rules page, and ``rulekb build --add``."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import socket
+import threading
+
+import pytest
+
+from kb.build import build
+from kb.store import EmbeddedStore
+
+from .helpers import run_cli
+
+ED = "en/2030-05-05"  # the invented fixture edition
+
+
+class _Page(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 -- http.server's name
+        body = self.server.pages.get(self.path)
+        if body is None:
+            self.send_error(404)
+            return
+        data = body.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def site():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Page)
+    server.pages = {
+        "/rules-current": '<p><a href="https://media.example.org/2030/downloads/MagicCompRules%2020300505.txt">TXT</a>'
+                          '<a href="/downloads/MagicCompRules 20300505.pdf">PDF</a>'
+                          '<a href="/2029/MagicCompRules_20291101.txt">older</a></p>',
+        "/rules-newer": '<a href="/downloads/MagicCompRules%2020300505.txt">old</a>'
+                        '<a href="/downloads/MagicCompRules%2020300801.docx">DOCX</a>'
+                        '<a href="/downloads/MagicCompRules%2020300801.txt">TXT</a>',
+        "/no-rules": "<html><body>Maintenance</body></html>",
+    }
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def kb_dir(tmp_path_factory, fixtures):
+    root = tmp_path_factory.mktemp("kb") / "store"
+    build([str(fixtures / "invented-cr-2030-05-05.txt")], EmbeddedStore(root), reasoner="none")
+    return root
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_fetch_check_says_up_to_date(site, kb_dir):
+    result = run_cli("fetch", "--check", "--site", f"{site}/rules-current", "--store", str(kb_dir), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert found["up_to_date"] and found["newer"] == []
+    assert found["listed_newest"]["date"] == "2030-05-05" and found["kb_newest"] == "2030-05-05"
+    text = run_cli("fetch", "--check", "--site", f"{site}/rules-current", "--store", str(kb_dir))
+    assert text.returncode == 0 and text.stdout.startswith("up to date")
+
+
+def test_fetch_check_names_the_newer_edition_and_its_text(site, kb_dir):
+    result = run_cli("fetch", "--check", "--site", f"{site}/rules-newer", "--store", str(kb_dir), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert not found["up_to_date"]
+    assert found["newer"] == [{"date": "2030-08-01", "url": f"{site}/downloads/MagicCompRules%2020300801.txt"}]
+    text = run_cli("fetch", "--check", "--site", f"{site}/rules-newer", "--store", str(kb_dir))
+    assert "newer edition listed: 2030-08-01" in text.stdout and "build --add" in text.stdout
+
+
+@pytest.mark.parametrize("path", ["/no-rules", "/missing"])
+def test_fetch_check_on_a_page_without_rules_is_one_line_exit_2(site, kb_dir, path):
+    result = run_cli("fetch", "--check", "--site", site + path, "--store", str(kb_dir))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("rulekb: error:")
+    assert "Traceback" not in result.stderr
+
+
+def test_fetch_check_offline_is_one_line_exit_2(kb_dir):
+    result = run_cli("fetch", "--check", "--site", f"http://127.0.0.1:{_closed_port()}/rules", "--store", str(kb_dir))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "offline" in result.stderr
+
+
+# ---------------------------------------------------------------- rulekb build --add
+
+def _later_edition(fixtures, folder):
+    """The fixture's next edition: a new date, rule 101.2 reworded, a rule and a
+    glossary term added, rule 200.1c renumbered 200.1d."""
+    text = (fixtures / "invented-cr-2030-05-05.txt").read_text(encoding="utf-8")
+    text = text.replace("effective as of May 5, 2030", "effective as of August 1, 2030")
+    text = text.replace("101.2. The supertypes are basic, shiny, and rusty.",
+                        "101.2. The supertypes are basic, shiny, rusty, and golden.\n\n"
+                        "101.3. A golden gadget is a gadget that shines. See rule 101.2.")
+    text = text.replace("200.1c The rest step comes last.", "200.1c The nap step comes third.\n\n"
+                        "200.1d The rest step comes last.")
+    text = text.replace("Rusty\nA supertype.", "Golden\nA supertype of shiny gadgets. See rule 101.3.\n\nRusty\nA supertype.")
+    path = folder / "invented-cr-2030-08-01.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _quads(root) -> set[str]:
+    import re
+
+    return {re.sub(r"_:\S+", "_:b", str(q)) for q in EmbeddedStore(root).store()}
+
+
+def test_build_add_gives_the_store_a_full_build_gives(fixtures, tmp_path):
+    first = fixtures / "invented-cr-2030-05-05.txt"
+    later = _later_edition(fixtures, tmp_path)
+    build([str(first), str(later)], EmbeddedStore(tmp_path / "full"), reasoner="owlrl")
+    build([str(first)], EmbeddedStore(tmp_path / "kb"), reasoner="owlrl")
+    old_build = (tmp_path / "kb" / "current").resolve()
+    result = run_cli("build", "--add", str(later), "--store", str(tmp_path / "kb"), "--reasoner", "owlrl",
+                     "--format", "json")
+    assert result.returncode == 0, result.stderr
+    added = json.loads(result.stdout)
+    assert added["edition"] == "en/2030-08-01" and added["predecessor"] == ED
+    assert added["predecessor_from"] == "source" and added["changes"] >= 3 and added["new_concepts"] == 1
+    assert "rulekb build --add: load 1/1 done in" in result.stderr  # stage lines, stderr not a terminal
+    assert (tmp_path / "kb" / "current").resolve() != old_build and not old_build.exists()
+    assert _quads(tmp_path / "kb") == _quads(tmp_path / "full")
+    history = run_cli("history", "200.1d", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"), "--format", "json")
+    assert history.returncode == 0 and "200.1c" in history.stdout
+
+
+def test_build_add_refuses_what_it_cannot_append_and_leaves_the_kb_as_it_was(fixtures, tmp_path, kb_dir):
+    before = (kb_dir / "current").resolve()
+    again = run_cli("build", "--add", str(fixtures / "invented-cr-2030-05-05.txt"), "--store", str(kb_dir))
+    errors = [line for line in again.stderr.splitlines() if line.startswith("rulekb: error:")]
+    assert again.returncode == 2 and len(errors) == 1 and "already in the KB" in errors[0]
+    assert "Traceback" not in again.stderr
+    older = _later_edition(fixtures, tmp_path).read_text(encoding="utf-8").replace(
+        "effective as of August 1, 2030", "effective as of January 1, 2030")
+    (tmp_path / "older.txt").write_text(older, encoding="utf-8")
+    result = run_cli("build", "--add", str(tmp_path / "older.txt"), "--store", str(kb_dir))
+    assert result.returncode == 2 and "only appends the newest edition" in result.stderr
+    nothing = run_cli("build", "--add", str(tmp_path / "missing.txt"), "--store", str(kb_dir))
+    assert nothing.returncode == 2 and "Traceback" not in nothing.stderr
+    empty = run_cli("build", "--add", str(fixtures / "invented-cr-2030-05-05.txt"), "--store", str(tmp_path / "none"))
+    assert empty.returncode == 2 and "build it first" in empty.stderr
+    assert (kb_dir / "current").resolve() == before
