@@ -151,7 +151,7 @@ def build(sources: list[str], store, base: str | None = None,
     report.wordings = wording_count(chained, texts)
     with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
         translated, report.translations = translations(editions, chained, stages.callback_for(stage))
-    with stages.stage("consistency") as stage:
+    with stages.stage("consistency", total=len(editions)) as stage:
         consistent, report.consistency = consistency_store.for_build(editions, statements, results,
                                                                      stages.callback_for(stage))
 

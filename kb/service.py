@@ -357,8 +357,6 @@ def newer_editions(location: str | None, page: str | None = None) -> dict:
     newer than the KB's? (ingest.fetch.check_newer against the store's editions)."""
     from ingest.fetch import check_newer
 
-    from .store import open_store
-
     store = open_store(location)
     dates = [row["edition"].removeprefix("en/") for row in editions(store) if row["language"] == "en"]
     return check_newer(dates, page)
@@ -368,9 +366,8 @@ def add_edition(source: str, location: str | None, reasoner: str = "auto", repor
     """``rulekb build --add SOURCE``: one new edition into the built KB (kb.add_edition)."""
     from .add_edition import add
     from .errors import BuildError
-    from .store import EmbeddedStore, open_store
 
     store = open_store(location)
-    if not isinstance(store, EmbeddedStore):
+    if store.local_root is None:
         raise BuildError("--add works on an embedded store (a directory), not a SPARQL endpoint")
     return add(source, store, reasoner=reasoner, reporter=reporter)

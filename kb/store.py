@@ -190,6 +190,7 @@ class EmbeddedStore:
                 change(store)
                 store.flush()  # no optimize(): it would compact the whole copy for a small change
                 del store
+                _carry_search_index(current, fresh)
                 gc.collect()
                 link = self.root / f".current-{os.getpid()}"
                 link.unlink(missing_ok=True)
@@ -199,9 +200,12 @@ class EmbeddedStore:
                 shutil.rmtree(fresh, ignore_errors=True)
                 raise
             self.close()
+            from .search.home import companion
+
             for old in self.root.glob("data-*"):
                 if old != fresh:
                     shutil.rmtree(old, ignore_errors=True)
+                    shutil.rmtree(companion(old), ignore_errors=True)
 
     def replace(self, quads: Iterable[ox.Quad], beside: Callable[[Path], object] | None = None) -> int:
         """Write a new store from ``quads`` and swap it in; return the quad count.
@@ -241,3 +245,13 @@ class EmbeddedStore:
                 if old not in (fresh, partner):
                     shutil.rmtree(old, ignore_errors=True)
             return count
+
+
+def _carry_search_index(current: Path, fresh: Path) -> None:
+    """An updated store keeps the search index of the build it was copied from
+    (:mod:`kb.search.home`: the index sits beside its data directory)."""
+    from .search.home import companion
+
+    old, new = companion(current), companion(fresh)
+    if old.is_dir():
+        shutil.copytree(old, new)

@@ -249,8 +249,14 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
                                                    stages.callback_for(stage))
             report.meaning_changes = sum(len(items) for _, _, items in meanings)
             added += meaning_changes.quads(meanings, mint, concept_iri.get)
+    from ..consistency import store as consistency_store
+
+    with stages.stage("consistency", total=1) as stage:  # the new edition against itself
+        consistent, _ = consistency_store.for_build([new], {new.id: statements}, results, stages.callback_for(stage))
+        added += consistency_store.quads(consistent, mint)
     if new.language == "en":
         report.not_redone.append("French drift findings stay against the English edition they were computed with")
+    report.not_redone.append("the search index keeps the editions it had until the next full build")
     report.not_redone.append("older editions' mentions of concepts only the new glossary introduces")
 
     concepts_graph = ox.NamedNode(mint.graph("concepts"))
@@ -292,6 +298,8 @@ def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edit
     removed: list[ox.Quad] = []
     extended: set[str] = set()
     new_lineages: dict[str, ox.NamedNode] = {}
+    continued: dict[str, tuple[str, str]] = {}  # lineage -> (number in previous, in new): for the wordings
+    started: dict[str, str] = {}  # lineage -> number: the lineages the new edition begins
     by_new_rule: dict[str, ox.NamedNode] = {}
     for number, old in alignment.predecessors().items():
         node = lineage_of(previous.id, old) if old is not None else None
@@ -301,8 +309,10 @@ def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edit
             new_lineages[node.value] = node
             added.append(ox.Quad(node, TYPE, L["Lineage"], graph))
             added.append(ox.Quad(node, LABEL, ox.Literal(lineage_label({new.id: number})), graph))
+            started[node.value] = number
         else:
             extended.add(node.value)
+            continued[node.value] = (old, number)
             added.append(ox.Quad(version, L["previousVersion"], rule(previous.id, old), graph))
             added.append(ox.Quad(rule(previous.id, old), L["nextVersion"], version, graph))
             for quad in raw.quads_for_pattern(node, LABEL, None, graph):
@@ -341,7 +351,15 @@ def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edit
             added.append(ox.Quad(node, L["fromRule"], rule(previous.id, pair.old), graph))
         if pair.new is not None:
             added.append(ox.Quad(node, L["toRule"], rule(new.id, pair.new), graph))
-    return added, removed, changes
+    from ..timeline.wordings import appended
+
+    texts = {e.id: {} for e in (previous, new)}
+    for edition in (previous, new):
+        for r in edition.rules:
+            texts[edition.id].setdefault(r.number, r.text)  # a duplicate number: the first, as the build keeps it
+    more, fewer = appended(raw, graph, mint, previous.id, new.id, new.effective_date, continued, started,
+                           lambda edition, number: texts[edition].get(number))
+    return added + more, removed + fewer, changes
 
 
 TYPE = ox.NamedNode(str(RDF.type))

@@ -57,10 +57,10 @@ def for_build(editions, statements: dict, results: dict,
             data = json.loads(path.read_text(encoding="utf-8"))
             cached += 1
         except (OSError, ValueError):
-            if progress:
-                progress(f"consistency {edition.id}")
             data = to_json(edition.id, check(edition, statements.get(edition.id), result), notes(edition))
             write_json(folder, path, data, KEEP)
+        if progress:  # one step per edition, cached or not: the build's stage counts editions
+            progress(f"consistency {edition.id}")
         out.append(data)
     by_kind: dict[str, int] = {}
     for data in out:

@@ -35,11 +35,12 @@ import tempfile
 import threading
 from importlib import resources
 from pathlib import Path
+from ..reasoning import ReasonerError  # the batch JVM failing is a reasoner failing
 
 DRIVER = "RulekbHermitBatch"
 
 
-class BatchError(RuntimeError):
+class BatchError(ReasonerError):
     """The batch JVM could not start or stopped answering."""
 
 

@@ -96,3 +96,54 @@ def wording_quads(found, texts: dict[str, dict[str, str]], dates: dict[str, str 
 def wording_count(found, texts: dict[str, dict[str, str]]) -> int:
     return sum(len(runs(lineage.numbers, lambda e, n: texts.get(e, {}).get(n)))
                for lineage in found.lineages.values())
+
+
+def appended(raw: ox.Store, graph: ox.NamedNode, mint: Minter, previous: str, new: str, new_date: str | None,
+             continued: dict[str, tuple[str, str]], started: dict[str, str],
+             text_of) -> tuple[list[ox.Quad], list[ox.Quad]]:
+    """What :func:`wording_quads` would add and change when ``new`` joins the chain after
+    ``previous`` (``rulekb build --add``): ``(added, removed)`` quads of graph/lineage.
+
+    ``continued``: lineage IRI -> (its number in ``previous``, in ``new``); ``started``:
+    lineage IRI -> number of the lineages ``new`` begins; ``text_of(edition, number)``.
+    A wording that ended in ``previous`` stops being in force on ``new``'s date (reworded,
+    renumbered or removed), unless ``new`` keeps its number and text: then it grows."""
+    added: list[ox.Quad] = []
+    removed: list[ox.Quad] = []
+    until = ox.Literal(new_date, datatype=XSD_DATE) if new_date else None
+    prefix = mint.lineage("")
+
+    def begin(lineage: str, index: int, number: str, replaces: ox.NamedNode | None) -> None:
+        node = ox.NamedNode(mint.wording(lineage[len(prefix):], index))
+        version = ox.NamedNode(mint.rule(new, number))
+        added.extend(ox.Quad(node, p, o, graph) for p, o in (
+            (TYPE, C["Wording"]), (IS_VERSION_OF, ox.NamedNode(lineage)), (C["wordingNumber"], ox.Literal(number)),
+            (C["wordingEditions"], ox.Literal("1", datatype=XSD_INTEGER)),
+            (C["firstVersion"], version), (C["lastVersion"], version)))
+        if until is not None:
+            added.append(ox.Quad(node, C["inForceFrom"], until, graph))
+        if replaces is not None:
+            added.append(ox.Quad(node, REPLACES, replaces, graph))
+
+    ending = (mint.edition(previous) + "/rule/")
+    for quad in raw.quads_for_pattern(None, C["lastVersion"], None, graph):
+        if not quad.object.value.startswith(ending):
+            continue
+        wording = quad.subject
+        lineage = next(raw.quads_for_pattern(wording, IS_VERSION_OF, None, graph)).object.value
+        old_number = quad.object.value[len(ending):]
+        go_on = continued.get(lineage)
+        if go_on is not None and go_on[1] == old_number and text_of(previous, old_number) == text_of(new, go_on[1]):
+            count = next(raw.quads_for_pattern(wording, C["wordingEditions"], None, graph))
+            removed += [quad, count]
+            added.append(ox.Quad(wording, C["lastVersion"], ox.NamedNode(mint.rule(new, go_on[1])), graph))
+            added.append(ox.Quad(wording, C["wordingEditions"],
+                                 ox.Literal(str(int(count.object.value) + 1), datatype=XSD_INTEGER), graph))
+            continue
+        if until is not None:
+            added.append(ox.Quad(wording, C["inForceUntil"], until, graph))
+        if go_on is not None:
+            begin(lineage, int(wording.value.rsplit("/", 1)[1]) + 1, go_on[1], wording)
+    for lineage, number in started.items():
+        begin(lineage, 1, number, None)
+    return added, removed
