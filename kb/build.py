@@ -106,6 +106,7 @@ def build(sources: list[str], store, base: str | None = None,
 
     concepts = concept_layer.collect(editions)
     concept_layer.add_ontology_labels(concepts, ontology_labels())
+    concept_layer.add_sentence_definitions(concepts, editions)  # French texts have no glossary
     keys = concept_layer.KeyIndex(concepts)
     statements = {edition.id: _statements(edition, keys) for edition in editions}
     report.statements = sum(len(found) for found in statements.values())

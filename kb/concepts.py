@@ -113,6 +113,24 @@ def add_ontology_labels(concepts: dict[str, Concept], labels: dict[str, dict[str
                 concept.add_label(lang, value)
 
 
+def add_sentence_definitions(concepts: dict[str, Concept], editions: list[Edition]) -> None:
+    """Editions without a glossary (the French texts) define their concepts too:
+    a rule whose sentence says what a concept is, in the edition's language
+    ("Un permanent est une carte ou un jeton sur le champ de bataille."), is
+    one of its defining rules (``rk:definedBy``), as a glossary's cited rule is."""
+    from .definitions.defining import sentence_definitions
+
+    by_language: dict[str, dict[str, list[str]]] = {}
+    for edition in editions:
+        if edition.glossary:
+            continue
+        labels = by_language.setdefault(edition.language, {
+            key: [label for label in concept.labels.get(edition.language, []) if len(label) >= MIN_LABEL]
+            for key, concept in concepts.items()})
+        for key, number in sentence_definitions(edition, labels):
+            concepts[key].defined_by.add((edition.id, number))
+
+
 class KeyIndex:
     """Which concept a key names: its own key, or a key of one of its English
     labels ("controller" names the concept of "Control, Controller")."""

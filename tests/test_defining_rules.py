@@ -63,3 +63,39 @@ def test_corpus_2011_sections_resolve(corpus):
     # every entry citing a rule or section that exists in the edition gets a defining rule
     missing = [g.term for g in ed.glossary if g.refs and not defining_rules(index, g.term, g.refs)]
     assert missing == []
+
+
+def test_french_texts_without_a_glossary_define_their_concepts():
+    """French editions have no glossary: a rule whose sentence says what a
+    concept is, in French, is its defining rule (invented text)."""
+    english = _edition()
+    found = concept_layer.collect([english])
+    found["widget"].add_label("fr", "machin")
+    found["gadget"].add_label("fr", "bidule")
+    found["place"].add_label("fr", "endroit")
+    french = Edition("fr/2030-05-05", "fr", "2030-05-05", "Règles inventées")
+    french.rules = [
+        Rule("150.1", "Utilisez la référence des machins pour lire un machin."),
+        Rule("150.2", "Un machin est un bidule qui bourdonne."),
+        Rule("151.1", "Les bidules sont rangés dans des boîtes."),  # passive: not what a bidule is
+        Rule("151.2", "Voir règle 400, \"Endroit\"."),  # a quoted title is not a definition
+        Rule("400.1", "Le propriétaire d'un endroit est le joueur qui l'a posé."),
+    ]
+    found["owner"] = concept_layer.Concept("owner")
+    found["owner"].add_label("fr", "propriétaire")
+    concept_layer.add_sentence_definitions(found, [english, french])
+    assert (french.id, "150.2") in found["widget"].defined_by
+    assert not any(ed == french.id for ed, _ in found["gadget"].defined_by)
+    assert not any(ed == french.id for ed, _ in found["place"].defined_by)
+    assert found["owner"].defined_by == {(french.id, "400.1")}
+
+
+def test_corpus_french_spell_and_permanent(corpus):
+    from ingest.parse import parse_path
+    from kb.definitions.defining import sentence_definitions
+
+    editions = [e for e in parse_path(corpus / "fr" / "seeds" / "000_4742dacff0dcd688.txt").editions]
+    editions += parse_path(corpus / "fr" / "lotusnoir" / "lotusnoir_c110_FR.txt").editions
+    labels = {"spell": ["sort"], "permanent": ["permanent"], "owner": ["propriétaire"]}
+    got = {pair for ed in editions if ed.language == "fr" for pair in sentence_definitions(ed, labels)}
+    assert {("spell", "111.1"), ("owner", "111.2"), ("permanent", "110.1"), ("owner", "110.2")} <= got

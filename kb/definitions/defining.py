@@ -36,6 +36,10 @@ _VERBS = (
     ("is",), ("are",), ("was",), ("were",), ("can", "be"), ("may", "be"), ("refers", "to"), ("means",),
     ("est",), ("sont",), ("peut", "être"), ("désigne",), ("signifie",),
 )
+# a quoted term named as a word: 'the word "instead"', 'refers to a "card,"', 'le terme "permanent"'
+_QUOTED = re.compile(r'\b(?:word|term|keyword|refers? to(?: an?| the)?|mot|terme|référence à(?: une?| la| l\'| le)?)'
+                     r'\s*"\s*([^"]{1,40}?)[\s,.]*"', re.IGNORECASE)
+_PASSIVE = re.compile(r"^\w+(?:ed|é|és|ée|ées)$")
 _DEFINE_VERB = {"is", "means", "est", "signifie"}  # "To cast a spell is ...", "Lancer un sort signifie ..."
 
 
@@ -69,7 +73,10 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
         if words and words[0] in _ARTICLES:
             words = words[1:]
         for i in range(1, min(len(words), 7)):
-            if any(tuple(words[i : i + len(v)]) == v for v in _VERBS):
+            verb = next((v for v in _VERBS if tuple(words[i : i + len(v)]) == v), None)
+            if verb and _PASSIVE.search(" ".join(words[i + len(verb) : i + len(verb) + 1])):
+                break  # "The name of a card is printed ...", "Les terrains sont joués ...": not what it is
+            if verb:
                 subject = tuple(words[:i])
                 found.add(subject)
                 for j, word in enumerate(subject[1:], 1):  # "The name of a card is ..."
@@ -84,7 +91,7 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
                 if rest and rest[0] in _ARTICLES:
                     rest = rest[1:]
                 found.update(tuple(rest[:k]) for k in range(1, min(len(rest), 4) + 1))
-        for quoted in re.findall(r'"([^"]{1,40})"', sentence.replace("“", '"').replace("”", '"')):
+        for quoted in _QUOTED.findall(sentence.replace("“", '"').replace("”", '"').replace("«", '"').replace("»", '"')):
             found.add(tuple(_words(quoted)))  # Effects that use the word "instead" ...
         if words[:1] in (["to"], ["pour"]) and _DEFINE_VERB & set(words[2:10]):
             found.update(tuple(words[1 : 1 + k]) for k in range(1, 6))
@@ -187,3 +194,25 @@ def coverage(editions) -> dict:
     return {"editions": sum(1 for e in editions if e.glossary), "entries_citing": entries,
             "citing_existing": citing, "cited_rule_only": cited_rule, "cited_rule_only_share": share(cited_rule),
             "defined": defined, "defined_share": share(defined), "by_kind": by_kind, "missing": missing}
+
+
+def sentence_definitions(edition, labels: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(concept key, rule number) for every rule of an edition without a
+    glossary (the French texts, a site's pages) with a defining sentence for a
+    concept, read through the concept's labels in the edition's language
+    ("Un sort est une carte sur la pile." defines spell; "Le propriétaire d'un
+    sort est ..." defines owner). ``labels``: concept key -> labels in that
+    language. Only defining sentences count (tier 1): with no glossary entry
+    there is no cited section to fall back on."""
+    forms: dict[tuple[str, ...], str] = {}
+    for key, values in labels.items():
+        for label in values:
+            for form in term_forms(label):
+                forms.setdefault(form, key)
+    found: list[tuple[str, str]] = []
+    for rule in edition.rules:
+        for subject in defined_subjects(rule.text):
+            key = forms.get(subject)
+            if key and (key, rule.number) not in found:
+                found.append((key, rule.number))
+    return found
