@@ -67,6 +67,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .common import _ontology
+from . import exclusions
 from .english import _English
 from .french import _French
 
@@ -130,7 +131,7 @@ def sentences(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1 << 16)
 def _sentence_statements(sentence: str, language: str) -> tuple[Statement, ...]:
     reader = _French if language == "fr" else _English
-    found = reader(sentence).read()
+    found = reader(sentence).read() + exclusions.read(sentence, language)  # "X don't include A, B, or C"
     return tuple(
         Statement(concept, aspect, value, tuple(members), qualifier, aspect == "not-a", lang, sentence, language)
         for concept, aspect, value, members, qualifier, lang in found
