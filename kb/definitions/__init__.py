@@ -67,11 +67,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .common import _ontology
-from . import exclusions
+from . import exclusions, instances
 from .english import _English
 from .french import _French
 
-ASPECTS = ("is-a", "kinds", "members", "owner", "controller", "not-a")
+ASPECTS = ("is-a", "kinds", "members", "owner", "controller", "not-a", "multiple-instances")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,8 @@ def sentences(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1 << 16)
 def _sentence_statements(sentence: str, language: str) -> tuple[Statement, ...]:
     reader = _French if language == "fr" else _English
-    found = reader(sentence).read() + exclusions.read(sentence, language)  # "X don't include A, B, or C"
+    found = (reader(sentence).read() + exclusions.read(sentence, language)  # "X don't include A, B, or C"
+             + instances.read(sentence, language))  # "Multiple instances of X ... are redundant"
     return tuple(
         Statement(concept, aspect, value, tuple(members), qualifier, aspect == "not-a", lang, sentence, language)
         for concept, aspect, value, members, qualifier, lang in found
