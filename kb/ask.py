@@ -26,7 +26,9 @@ SUGGEST = "try `rulekb define TERM` or a named query (`rulekb query --list`)"
 
 def _key(label: str) -> str:
     words = re.findall(r"[\w’']+", unicodedata.normalize("NFC", label.lower()))
-    return " ".join(_norm(w) for w in words)
+    # apostrophes aside ("qu'un" = "quun"): a concept named from a listed phrase
+    # ("cible d'un sort") has a label minted from its key, without them
+    return " ".join(_norm(w).replace("'", "") for w in words)
 
 
 def _unaccented(text: str) -> str:

@@ -122,6 +122,7 @@ def build(sources: list[str], store, base: str | None = None,
     with stages.stage("definitions", total=len(editions)) as stage:
         concepts = concept_layer.collect(editions)
         concept_layer.add_ontology_labels(concepts, ontology_labels())
+        concept_layer.add_sentence_definitions(concepts, editions)  # French texts have no glossary
         keys = concept_layer.KeyIndex(concepts)
         statements = {}
         for edition in editions:

@@ -4,7 +4,8 @@ A concept is version-independent (``{base}concept/mana-ability``): its English
 label and definition come from the newest edition that has the term, other
 spellings become alternative labels, and every edition's glossary entry points
 to it (``rk:defines``). It is linked to the rules that define it (the rules its
-glossary entries cite, ``rk:definedBy``) and to the rules that mention it
+glossary entries cite, a cited section resolved to the rule in it that defines
+the term by :mod:`kb.definitions.defining`, ``rk:definedBy``) and to the rules that mention it
 (``rk:mentions``, found by matching its labels in rule text, English and --
 where the ontology gives a French label -- French).
 """
@@ -73,9 +74,11 @@ class Concept:
 
 def collect(editions: list[Edition]) -> dict[str, Concept]:
     """Concepts from every edition's glossary, newest wording preferred."""
+    from .definitions.defining import SectionIndex, defining_rules
+
     concepts: dict[str, Concept] = {}
     for edition in sorted(editions, key=lambda e: e.effective_date or ""):
-        rules = {r.number for r in edition.rules}
+        index = SectionIndex(edition)
         for entry in edition.glossary:
             key = concept_key(entry.term)
             concept = concepts.setdefault(key, Concept(key))
@@ -88,7 +91,8 @@ def collect(editions: list[Edition]) -> dict[str, Concept]:
             concept.definition[edition.language] = entry.definition
             concept.obsolete = bool(_OBSOLETE.search(entry.term))
             concept.entries.append((edition.id, entry.term))
-            concept.defined_by.update((edition.id, ref) for ref in entry.refs if ref in rules)
+            # a cited rule, or the rule of a cited section that defines the term (kb.definitions.defining)
+            concept.defined_by.update((edition.id, number) for number in defining_rules(index, entry.term, entry.refs))
     return concepts
 
 
@@ -107,6 +111,24 @@ def add_ontology_labels(concepts: dict[str, Concept], labels: dict[str, dict[str
                 continue
             for value in values:
                 concept.add_label(lang, value)
+
+
+def add_sentence_definitions(concepts: dict[str, Concept], editions: list[Edition]) -> None:
+    """Editions without a glossary (the French texts) define their concepts too:
+    a rule whose sentence says what a concept is, in the edition's language
+    ("Un permanent est une carte ou un jeton sur le champ de bataille."), is
+    one of its defining rules (``rk:definedBy``), as a glossary's cited rule is."""
+    from .definitions.defining import sentence_definitions
+
+    by_language: dict[str, dict[str, list[str]]] = {}
+    for edition in editions:
+        if edition.glossary:
+            continue
+        labels = by_language.setdefault(edition.language, {
+            key: [label for label in concept.labels.get(edition.language, []) if len(label) >= MIN_LABEL]
+            for key, concept in concepts.items()})
+        for key, number in sentence_definitions(edition, labels):
+            concepts[key].defined_by.add((edition.id, number))
 
 
 class KeyIndex:

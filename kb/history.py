@@ -40,6 +40,11 @@ def history(store, number: str, edition: str | None = None) -> list[dict]:
         if not found:
             if not run(store, "edition-exists", edition=edition):
                 raise NotFound(f"no edition {edition!r} in the knowledge base (rulekb editions lists them)")
+            from .sections import heading_history
+
+            sections = heading_history(store, number, edition)  # "601": the section through the editions
+            if sections is not None:
+                return sections
             raise NotFound(f"edition {edition} has no rule {number}")
         return [{"edition": edition, "number": number, "text": found[0].get("text", ""), "kind": None,
                  "effective_date": None}]

@@ -58,6 +58,11 @@ def rule(store, edition: str, number: str) -> dict:
         known = run(store, "edition-exists", edition=edition)
         if not known:
             raise NotFound(f"no edition {edition!r} in the knowledge base (rulekb editions lists them)")
+        from .sections import heading
+
+        section = heading(store, edition, number)  # "601": the section, not a missing rule
+        if section is not None:
+            return section
         raise NotFound(f"edition {edition} has no rule {number}")
     row = found[0]
     references, dangling = [], []

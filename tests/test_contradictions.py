@@ -175,7 +175,10 @@ def test_glossary_obsolete_revived_removed_added_renamed():
     assert not find(found, "concept-added", "kindred") and not find(found, concept="humming")
     [obsolete] = find(found, "concept-obsolete")
     assert obsolete.old.term == "Wobbling" and obsolete.new.term == "Wobbling (Obsolete)"
-    assert obsolete.old.rule == "" and obsolete.to_dict()["old"]["rule"] is None
+    # the old rule that defined it is cited, with its text (issue 16: it was null)
+    assert obsolete.old.rule == "1.1" and obsolete.to_dict()["old"]["rule"] == "1.1"
+    assert obsolete.to_dict()["old"]["text"].startswith("Wobbling happens twice")
+    assert obsolete.to_dict()["old"]["glossary"] == "A thing that happens."
 
 
 def test_a_truncated_glossary_says_nothing_past_its_end():

@@ -149,6 +149,37 @@ def bench_definitions(
     )
 
 
+@bench_app.command("glossary-definitions")
+def bench_glossary_definitions(
+    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
+    format: Format = FormatOption,
+) -> None:
+    """Every edition x glossary term citing a rule or section: the share that gets a defining rule
+    (a cited rule, or the rule of a cited section that defines the term), against the cited rules alone."""
+    from pathlib import Path
+
+    from ingest.parse import parse_many
+
+    from ..definitions.defining import coverage
+
+    root = Path(corpus) if corpus else corpus_dir()
+    if root is None or not (root / "en").is_dir():
+        fail("no corpus found (set RULEKB_CORPUS or pass --corpus)")
+    with errors_as_exit_codes():
+        figures = coverage(parse_many([str(root / "en"), str(root / "fr")]).editions)
+    if format is Format.json:
+        emit_json(figures)
+        return
+    stdout.print(f"{figures['entries_citing']:,} glossary entries citing a rule or section in {figures['editions']} "
+                 f"editions ({figures['citing_existing']:,} cite one the edition has)", highlight=False)
+    stdout.print(f"  cited rule alone: {figures['cited_rule_only']:,} ({figures['cited_rule_only_share']:.1%})",
+                 highlight=False)
+    stdout.print(f"  defining rule:    {figures['defined']:,} ({figures['defined_share']:.1%}); "
+                 + ", ".join(f"{k} {n:,}" for k, n in figures["by_kind"].items()), highlight=False)
+    for item in figures["missing"][:50]:
+        stdout.print(f"  missing: {item}", highlight=False, markup=False)
+
+
 @bench_app.command("ask")
 def bench_ask(store: str = StoreOption, format: Format = FormatOption) -> None:  # noqa: B008
     """`rulekb ask` over every edition: coverage (editions that have a rule to answer) and accuracy

@@ -195,6 +195,9 @@ def rule(
     if format is Format.json:
         emit_json(data)
         return
+    if data.get("kind") in ("section", "part"):  # a section number typed where a rule was expected
+        _print_heading(data)
+        return
     stdout.print(f"[bold]{data['number']}[/bold] ({data['edition']})  {data['iri']}", highlight=False)
     stdout.print(data["in_force"]["summary"], markup=False, highlight=False)
     stdout.print(data["text"], markup=False, highlight=False)
@@ -207,6 +210,20 @@ def rule(
         stdout.print("concepts: " + ", ".join(c["label"] or c["iri"] for c in data["concepts"]), markup=False)
     if data.get("lineage"):
         stdout.print("lineage: " + _lineage_line(data["lineage"]) + "  (rulekb history)", markup=False, highlight=False)
+
+
+def _print_heading(data: dict) -> None:
+    stdout.print(f"[bold]{data['kind']} {data['number']}[/bold] {data['title']} ({data['edition']})  {data['iri']}",
+                 highlight=False)
+    for rule in data["rules"]:
+        stdout.print(f"  {rule['number']}  {rule['text']}", markup=False, highlight=False)
+    for section in data["sections"]:
+        stdout.print(f"  {section['number']}. {section['title']}", markup=False, highlight=False)
+    for label, key in (("references", "references"), ("dangling", "dangling"), ("referenced by", "referenced_by")):
+        if data[key]:
+            stdout.print(f"{label}: {', '.join(data[key])}", markup=False, highlight=False)
+    stdout.print(f"{len(data['rules'])} rules; a {data['kind']} number: `rulekb rule EDITION {data['number']}.1` "
+                 "shows its first rule", markup=False, highlight=False)
 
 
 def _lineage_line(lineage: dict) -> str:

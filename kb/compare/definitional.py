@@ -15,7 +15,9 @@ Families compared (each on normalised keys and values, see kb.compare.terminolog
   with the same scope is no finding (one entails the other), with another scope a
   low-severity one ("a nonland card" -> "a card on the stack");
 - not-a: "X is not a Y" against "X is a Y" (or "Y is one of ..., X") is a reversed
-  negation, in either direction.
+  negation, in either direction;
+- multiple instances: redundant in one edition, each working on its own in the
+  other (kb.definitions.instances), said by both.
 
 A statement with no counterpart is a removed (or added) definition, unless the other
 edition still relates the same words in some sentence (:func:`terminology.still_said`).
@@ -46,6 +48,7 @@ class Claims:
         self.members = defaultdict(lambda: defaultdict(list))
         self.printed = defaultdict(dict)  # (concept, aspect) -> normalised member -> printed member
         self.roles = defaultdict(lambda: defaultdict(list))  # (concept, aspect) -> value -> [(rule, st)]
+        self.instances = defaultdict(lambda: defaultdict(list))  # concept -> redundant|separate -> [(rule, st)]
         for rule, st in statements:
             concept = canonical_key(st.concept)
             if st.aspect in ("is-a", "not-a"):
@@ -58,6 +61,8 @@ class Claims:
                     self.printed[(concept, st.aspect)].setdefault(member, printed)
             elif st.aspect in ("owner", "controller"):
                 self.roles[(concept, st.aspect)][canonical_value(st.value, concept)].append((rule, st))
+            elif st.aspect == "multiple-instances":
+                self.instances[concept][st.value].append((rule, st))
 
     def side(self, source) -> Side:
         rule, st = source
@@ -73,6 +78,8 @@ def compare(old: Claims, new: Claims, old_index: SentenceIndex, new_index: Sente
             out += _lists(concept, aspect, old, new, old_index, new_index)
     for concept in sorted(set(old.isa) | set(new.isa) | set(old.kinds) | set(new.kinds)):
         out += _isa(concept, old, new, old_index, new_index)
+    for concept in sorted(set(old.instances) & set(new.instances)):
+        out += _instances(concept, old, new)
     negations = _negations(old, new, old_index, new_index)
     reversed_ = {(f.concept, v) for f in negations if f.kind == "negation-reversed" for v in f.removed + f.added}
     out = [f for f in out  # "X is a Y" come or gone is the other half of a reversed negation
@@ -296,3 +303,22 @@ def _a(key: str) -> str:
     """ "a token", "an emblem" """
     words = _words(key)
     return ("an " if words[:1] in tuple("aeiou") else "a ") + words
+
+
+# ---------------------------------------------------------------- multiple instances
+
+_INSTANCES = {"redundant": "are redundant", "separate": "each work on their own"}
+
+
+def _instances(concept, old: Claims, new: Claims) -> list[Finding]:
+    """Multiple instances of an ability were redundant and now each works on its own,
+    or the reverse (lifelink and deathtouch, 2009: "each triggers separately" ->
+    "redundant", as they became static). Said by both editions, and differently."""
+    before, after = old.instances[concept], new.instances[concept]
+    if set(before) & set(after):
+        return []
+    was, now = sorted(before)[0], sorted(after)[0]
+    return [Finding("multiple-instances-changed", concept, "multiple-instances", old.side(before[was][0]),
+                    new.side(after[now][0]),
+                    f"multiple instances of {concept.replace('-', ' ')} {_INSTANCES.get(was, was)}; "
+                    f"now they {_INSTANCES.get(now, now)}", "medium", (was,), (now,))]

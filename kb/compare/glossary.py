@@ -41,14 +41,35 @@ class Glossary:
         self._text = None
         self._words: str | None = None  # the rules' words, one space apart
         self._rules = edition.rules
+        self._edition = edition
+        self._refs = {concept_key(e.term): list(e.refs) for e in edition.glossary}
+        self._index = None
 
     def covers(self, term: str) -> bool:
         """Does this glossary speak about ``term`` (False past the end of a truncated one)?"""
         return self.last is None or term.lower() <= self.last
 
     def side(self, key: str) -> Side:
+        """The entry's side of a finding: the rule that defines the term (the one its
+        entry cites, a cited section resolved; else a rule with a defining sentence
+        for it) with that rule's text, and the glossary definition beside it."""
         term, definition, _ = self.entries[key]
-        return Side(self.edition, "", definition, None, term)
+        number = self.defining_rule(key)
+        if number is None:
+            return Side(self.edition, "", definition, None, term)
+        return Side(self.edition, number, self._index.rules[number].text, None, term, definition)
+
+    def defining_rule(self, key: str) -> str | None:
+        from kb.definitions.defining import SectionIndex, defines, defining_rules, term_forms
+
+        if self._index is None:
+            self._index = SectionIndex(self._edition)
+        term = self.entries[key][0]
+        found = defining_rules(self._index, term, self._refs.get(key, []))
+        if found:
+            return found[0]
+        forms = term_forms(term)
+        return next((r.number for r in self._rules if "." in r.number and defines(r.text, forms)), None)
 
     def count(self, term: str) -> int:
         """How often the term (its first comma part, obsolete mark aside) occurs in the rules."""

@@ -24,6 +24,8 @@ KINDS = {
     "concept-revived": "a concept the old glossary marked obsolete is current again",
     "concept-removed": "the concept is gone from the glossary and the rules",
     "concept-added": "a concept new to the glossary and the rules",
+    "multiple-instances-changed": "multiple instances of an ability were redundant and now each works on its own, "
+                                  "or the reverse",
     "axiom-clash": "the two editions' axioms about the concept cannot both hold (reasoner)",
 }
 
@@ -37,11 +39,14 @@ class Side:
     text: str = ""  # the rule's text (or the glossary definition), as printed
     statement: object = None  # kb.definitions.Statement, when a statement is behind it
     term: str = ""  # the glossary term, for a glossary entry
+    definition: str = ""  # the glossary definition, when ``rule`` is the rule that defines the term
 
     def to_dict(self) -> dict:
         out = {"edition": self.edition, "rule": self.rule or None, "text": self.text}
         if self.term:
             out["term"] = self.term
+        if self.definition:
+            out["glossary"] = self.definition
         s = self.statement
         if s is not None:
             out["statement"] = {"concept": s.concept, "aspect": s.aspect, "value": s.value,

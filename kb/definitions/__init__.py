@@ -66,12 +66,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import exclusions, instances
 from .common import _ontology_keys
 from .french import _lexicon as _french_lexicon
 from .english import _English
 from .french import _French
 
-ASPECTS = ("is-a", "kinds", "members", "owner", "controller", "not-a")
+ASPECTS = ("is-a", "kinds", "members", "owner", "controller", "not-a", "multiple-instances")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +132,8 @@ def sentences(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1 << 16)
 def _sentence_statements(sentence: str, language: str) -> tuple[Statement, ...]:
     reader = _French if language == "fr" else _English
-    found = reader(sentence).read()
+    found = (reader(sentence).read() + exclusions.read(sentence, language)  # "X don't include A, B, or C"
+             + instances.read(sentence, language))  # "Multiple instances of X ... are redundant"
     return tuple(
         Statement(concept, aspect, value, tuple(members), qualifier, aspect == "not-a", lang, sentence, language)
         for concept, aspect, value, members, qualifier, lang in found

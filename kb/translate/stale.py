@@ -9,12 +9,16 @@ base rule's primary successor is ``modified`` in a way a reader sees. Changes of
 typography only (quotes, dashes, spacing: ``detail == "typography"``) are not
 stale, nor is a rule only renumbered with the same text (the report's
 alignment already finds it under its new number), nor one whose only change is
-the 2018 gender-neutral pronouns ("his or her" -> "their": French "son" either way).
+the 2018 gender-neutral pronouns ("his or her" -> "their": French "son" either way)
+-- unless a rule it cites was renumbered: the French cites the base's number, and a
+translator must be told every such citation (typography masks cited numbers, so a
+rule whose quotes changed beside a renumbered citation was skipped).
 """
 
 from __future__ import annotations
 
 from ingest.model import Edition
+from ingest.refs import cited_numbers
 
 NOT_STALE = frozenset({"typography"})
 
@@ -41,15 +45,19 @@ def stale_items(fr: Edition, base: Edition, us: Edition, alignment=None,
     for rule in fr.rules:
         number = base_of.get(rule.number) if base_of is not None else rule.number
         pair = modified.get(number)
-        if pair is None or pair.detail in NOT_STALE or pair.new not in new_rules or number not in old_rules:
+        if pair is None or pair.new not in new_rules or number not in old_rules:
             continue
         old, new = old_rules[number], new_rules[pair.new]
         old_text, new_text = _full(old), _full(new)
-        if old_text == new_text or _pronouns_only(old_text, new_text):
+        # a cited rule renumbered between base and target: the French still cites the
+        # base's number, whatever else changed ("typography" masks cited numbers)
+        renumbered = cited_numbers(old_text) != cited_numbers(new_text)
+        if not renumbered and (pair.detail in NOT_STALE or old_text == new_text or _pronouns_only(old_text, new_text)):
             continue
+        detail = "references" if renumbered and pair.detail in NOT_STALE else pair.detail or "text"
         items.append({"fr": rule.number, "us": pair.new, "kind": "stale", "base_rule": number,
                       "fr_value": _full(rule), "us_value": new_text, "base_value": old_text,
-                      "detail": pair.detail or "text",
+                      "detail": detail,
                       "diff": [[op, text] for op, text in word_diff(old_text, new_text)]})
     return items
 

@@ -86,6 +86,8 @@ def section_page(ctx: WebContext, edition: str, number: str):
                       "examples": [link_citations(text, cited) for text in examples.get(row["number"], [])]})
     return page(ctx, "section.html", title=f"{number}. {titles[0]['title']} — {edition}", edition=edition,
                 kind="section", number=number, heading=titles[0]["title"], sections=[], rules=rules,
+                referenced_by=[{"iri": r["source"], "label": r.get("source_number") or f"glossary: {r.get('term', '?')}"}
+                               for r in run(store, "rule-referenced-by", edition=edition, number=number)],
                 lang=catalog.edition(store, edition)["language"],
                 previous=numbers[index - 1] if index else None,
                 next=numbers[index + 1] if index + 1 < len(numbers) else None)

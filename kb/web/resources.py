@@ -110,6 +110,13 @@ class Resources:
             target = self.ctx.href(self.ctx.iri(path.rstrip("/")))
             query = f"?{request.url.query}" if request.url.query else ""
             return RedirectResponse(target + query, status_code=308)
+        typed = _RULE_AS_HEADING.fullmatch(path) if found is None else None
+        if typed:  # ".../rule/601": a section number typed for a rule
+            section = await anyio.to_thread.run_sync(
+                _section_iri, self.ctx, {"edition": typed.group(1), "number": typed.group(2)})
+            if section:
+                query = f"?{request.url.query}" if request.url.query else ""
+                return RedirectResponse(self.ctx.href(section) + query, status_code=308)
         if found is None:
             raise WebError(404, f"no resource of the knowledge base has the path /{path[:120]}",
                            [("all editions", self.ctx.href(""))])
@@ -264,3 +271,17 @@ def routes(ctx: WebContext) -> list:
         *(Route(path, resources.void, methods=["GET", "HEAD"]) for path in void_paths),
         *(Route(f"/{prefix}/{{rest:path}}", resources.endpoint(prefix), methods=["GET", "HEAD"]) for prefix in PREFIXES),
     ]
+
+
+_RULE_AS_HEADING = re.compile(r"edition/([a-z]{2}/[\w.-]+)/rule/(\d{3}|\d)")
+
+
+def _section_iri(ctx, parts: dict) -> str | None:
+    """The section (or part) IRI when a rule IRI's number is a section's of that edition."""
+    from ..sections import is_heading_number
+    from ..service import run
+
+    number, edition = parts.get("number", ""), parts.get("edition", "")
+    if not is_heading_number(number) or not run(ctx.store, "heading", edition=edition, number=number):
+        return None
+    return ctx.mint.numbered(edition, number)

@@ -1,0 +1,101 @@
+"""A glossary entry citing a section resolves to the rule in it that defines the
+term (kb.definitions.defining), and concepts are definedBy that rule."""
+
+from __future__ import annotations
+
+from ingest.model import Edition, GlossaryEntry, Heading, Rule
+from kb import concepts as concept_layer
+from kb.definitions.defining import SectionIndex, defining_rules
+
+
+def _edition() -> Edition:
+    ed = Edition("en/2030-05-05", "en", "2030-05-05", "Invented rules")
+    ed.parts = [Heading("1", "Game Ideas"), Heading("4", "Places")]
+    ed.sections = [Heading("150", "Widgets"), Heading("151", "Gadgets"), Heading("400", "General"),
+                   Heading("401", "Shelf")]
+    ed.rules = [
+        Rule("150.1", "Use the widget reference when reading a widget's wording."),
+        Rule("150.2", "A widget is a gadget that hums. Widgets can be tapped."),
+        Rule("151.1", "Gadgets come in boxes."),
+        Rule("151.2", "Some gadgets are loud gadgets, which whirr."),
+        Rule("400.1", "A place is somewhere a widget can sit during a game."),
+        Rule("401.1", "The shelf starts out empty."),
+        Rule("401.2", "To stash a widget is to put it on the shelf."),
+    ]
+    ed.glossary = [
+        GlossaryEntry("Widget", "A gadget that hums. See rule 150, \"Widgets.\"", ["150"]),
+        GlossaryEntry("Place", "Somewhere. See section 4, \"Places.\"", ["4"]),
+        GlossaryEntry("Loud Gadget", "See rule 151.", ["151"]),
+        GlossaryEntry("Stash", "See rule 401.", ["401"]),
+        GlossaryEntry("Gadget", "See rule 151.", ["151"]),
+        GlossaryEntry("Hum", "See rule 150.2.", ["150.2"]),
+    ]
+    return ed
+
+
+def test_a_cited_section_resolves_to_its_defining_rule():
+    index = SectionIndex(_edition())
+    assert defining_rules(index, "Widget", ["150"]) == ["150.2"]  # not 150.1, which only names it
+    assert defining_rules(index, "Place", ["4"]) == ["400.1"]  # a part: the rule of the part that defines it
+    assert defining_rules(index, "Loud Gadget", ["151"]) == ["151.2"]  # "Some Xs are Ys"
+    assert defining_rules(index, "Stash", ["401"]) == ["401.2"]  # "To stash ... is"
+    assert defining_rules(index, "Gadget", ["151"]) == ["151.1"]  # no defining sentence: the first that names it
+    assert defining_rules(index, "Hum", ["150.2"]) == ["150.2"]  # a cited rule is kept as it is
+
+
+def test_concepts_are_defined_by_the_rule_of_a_cited_section():
+    ed = _edition()
+    found = concept_layer.collect([ed])
+    assert found["widget"].defined_by == {(ed.id, "150.2")}
+    assert found["place"].defined_by == {(ed.id, "400.1")}
+
+
+def test_corpus_2011_sections_resolve(corpus):
+    from ingest.parse import parse_path
+
+    ed = parse_path(corpus / "en" / "CR-2011-09-30.txt").editions[0]
+    index = SectionIndex(ed)
+    entries = {g.term: g for g in ed.glossary}
+    expected = {"Permanent": "110.1", "Spell": "111.1", "Zone": "400.1", "Object": "109.1", "Player": "102.1"}
+    for term, rule in expected.items():
+        assert rule in defining_rules(index, term, entries[term].refs), term
+    assert "108.2" in defining_rules(index, "Card", entries["Card"].refs)  # 'refers to a "card," it means'
+    # every entry citing a rule or section that exists in the edition gets a defining rule
+    missing = [g.term for g in ed.glossary if g.refs and not defining_rules(index, g.term, g.refs)]
+    assert missing == []
+
+
+def test_french_texts_without_a_glossary_define_their_concepts():
+    """French editions have no glossary: a rule whose sentence says what a
+    concept is, in French, is its defining rule (invented text)."""
+    english = _edition()
+    found = concept_layer.collect([english])
+    found["widget"].add_label("fr", "machin")
+    found["gadget"].add_label("fr", "bidule")
+    found["place"].add_label("fr", "endroit")
+    french = Edition("fr/2030-05-05", "fr", "2030-05-05", "Règles inventées")
+    french.rules = [
+        Rule("150.1", "Utilisez la référence des machins pour lire un machin."),
+        Rule("150.2", "Un machin est un bidule qui bourdonne."),
+        Rule("151.1", "Les bidules sont rangés dans des boîtes."),  # passive: not what a bidule is
+        Rule("151.2", "Voir règle 400, \"Endroit\"."),  # a quoted title is not a definition
+        Rule("400.1", "Le propriétaire d'un endroit est le joueur qui l'a posé."),
+    ]
+    found["owner"] = concept_layer.Concept("owner")
+    found["owner"].add_label("fr", "propriétaire")
+    concept_layer.add_sentence_definitions(found, [english, french])
+    assert (french.id, "150.2") in found["widget"].defined_by
+    assert not any(ed == french.id for ed, _ in found["gadget"].defined_by)
+    assert not any(ed == french.id for ed, _ in found["place"].defined_by)
+    assert found["owner"].defined_by == {(french.id, "400.1")}
+
+
+def test_corpus_french_spell_and_permanent(corpus):
+    from ingest.parse import parse_path
+    from kb.definitions.defining import sentence_definitions
+
+    editions = [e for e in parse_path(corpus / "fr" / "seeds" / "000_4742dacff0dcd688.txt").editions]
+    editions += parse_path(corpus / "fr" / "lotusnoir" / "lotusnoir_c110_FR.txt").editions
+    labels = {"spell": ["sort"], "permanent": ["permanent"], "owner": ["propriétaire"]}
+    got = {pair for ed in editions if ed.language == "fr" for pair in sentence_definitions(ed, labels)}
+    assert {("spell", "111.1"), ("owner", "111.2"), ("permanent", "110.1"), ("owner", "110.2")} <= got
