@@ -15,7 +15,7 @@ from functools import lru_cache
 RULE_NUMBER = r"(\d{3})\.(\d{1,3})([a-z]?)"
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$|^(\d{{3}})$|^(\d)$")
 # The same shapes as cited in prose (regex fragments, no groups), for the readers of
-# citations (kb.cite_check, the web's number search; ingest.refs reads the laxer forms
+# citations (kb.compare.cite_check, the web's number search; ingest.refs reads the laxer forms
 # the rules themselves print, "510.1 c", ranges, part numbers).
 SECTION = r"\d{3}"
 RULE = rf"{SECTION}\.\d{{1,3}}"

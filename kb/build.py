@@ -5,17 +5,17 @@
    partial copy (a site's pages of the same date), plain text over DOCX over
    PDF. The others are reported, not loaded.
 3. Build the concepts (all glossaries, labels from the ontology).
-4. Extract each edition's definitional statements (kb.definitions) and reason
-   over them (kb.infer: HermiT when Java is there, else owlrl; results cached by
+4. Extract each edition's definitional statements (kb.define) and reason
+   over them (kb.reason.infer: HermiT when Java is there, else owlrl; results cached by
    axiom set, so a rebuild reasons only about what changed).
 5. Chain the complete editions of each language into rule lineages
    (:func:`kb.align.lineages`): version links and the changes between
-   consecutive editions (:mod:`kb.lineage_rdf`, graph/lineage); each French
+   consecutive editions (:mod:`kb.rdf.lineage`, graph/lineage); each French
    text's base English edition, translation links and drift findings
-   (:mod:`kb.translation_rdf`, graph/translation).
+   (:mod:`kb.rdf.translation`, graph/translation).
 6. Stream every edition's quads, the concepts, the statements, what the reasoner
    inferred, the lineages and the ontology into a new store, then swap it in
-   (:meth:`kb.store.EmbeddedStore.replace`).
+   (:meth:`kb.store.embedded.EmbeddedStore.replace`).
 7. The search index of the same editions (:mod:`kb.search`), written beside the
    new store before the swap (the pair is swapped at once); a remote store gets
    a local index, swapped in once the remote build has committed.
@@ -32,18 +32,18 @@ import pyoxigraph as ox
 from ingest.model import Edition
 from ingest.parse import parse_many
 
-from . import concepts as concept_layer
-from . import meaning_changes
+from .rdf import concepts as concept_layer
+from .rdf import meaning_changes
 from .consistency import store as consistency_store
 from .errors import BuildError
-from .iris import Minter
-from .rdf import edition_quads
-from .lexicon import ontology_labels
-from .lineage_rdf import change_count, lineage_quads
+from .rdf.iris import Minter
+from .rdf.edition import edition_quads
+from .rdf.lexicon import ontology_labels
+from .rdf.lineage import change_count, lineage_quads
 from .progress import Reporter, Stages
-from .statements import inferred_quads, statement_iris, statement_quads
+from .rdf.statements import inferred_quads, statement_iris, statement_quads
 from .timeline.wordings import wording_count, wording_quads
-from .translation_rdf import translation_quads, translations
+from .rdf.translation import translation_quads, translations
 
 REASONERS = ("auto", "hermit", "owlrl", "none")
 
@@ -64,7 +64,7 @@ class BuildReport:
     lineages: int = 0  # rules followed across the complete editions of each language
     changes: int = 0  # changes between consecutive editions (every aligned pair but the unchanged)
     lineage_seconds: float = 0.0
-    meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.meaning_changes)
+    meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.rdf.meaning_changes)
     wordings: int = 0  # runs of unchanged number and text in a lineage, with their dates (kb.timeline.wordings)
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
@@ -229,8 +229,8 @@ def _document_count(sources: list[str]) -> int | None:
 def chain(editions: list[Edition], progress: Callable[[str], None] | None = None):
     """The lineages of the complete editions of each language (partial ones, a
     site's pages or an excerpt, would break every chain they sit in), and whether
-    they came from the cache (:mod:`kb.lineage_cache`)."""
-    from .lineage_cache import cached_lineages
+    they came from the cache (:mod:`kb.lineage.cache`)."""
+    from .lineage.cache import cached_lineages
 
     return cached_lineages([e for e in editions if not e.partial], progress=progress)
 
@@ -241,7 +241,7 @@ def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
     """Every edition's statements through the reasoner: the results by edition and a
     summary for the report. "auto" is HermiT when Java runs, else owlrl (said in the
     summary, so a build without Java is never mistaken for a HermiT one)."""
-    from . import infer, reasoning
+    from .reason import infer, backends as reasoning
 
     if reasoner not in REASONERS:
         raise BuildError(f"unknown reasoner {reasoner!r} (choose from {', '.join(REASONERS)})")
@@ -271,7 +271,7 @@ def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
 
 
 def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_iri: dict) -> Iterator[ox.Quad]:
-    from . import infer
+    from .reason import infer
 
     iris = dict(zip(((n, s) for n, s in statements), statement_iris(edition_id, statements, mint)))
     yield from inferred_quads(edition_id, result.inferred, mint, concept_iri.get,
@@ -283,7 +283,7 @@ def _statements(edition: Edition, keys: concept_layer.KeyIndex) -> list[tuple[st
     members' and values') resolved to the KB's concepts, new ones created."""
     from dataclasses import replace
 
-    from .definitions import edition_statements
+    from .define import edition_statements
 
     out = []
     for number, statement in edition_statements(edition):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 def cache_folder(name: str) -> Path:
-    from .reasoning import cache_dir
+    from .reason.backends import cache_dir
 
     return cache_dir() / name
 

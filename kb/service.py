@@ -8,7 +8,7 @@ in the domain modules, imported when a function is first called (so ``rulekb
 their concern; ``tests/test_facade.py`` fails when the CLI or the web imports a
 deep ``kb`` module it does not list.
 
-Where a function takes ``store``, it is a :class:`kb.store_kind.Store` or, where
+Where a function takes ``store``, it is a :class:`kb.store.kind.Store` or, where
 said, a callable giving one (opened only when an edition id needs it).
 
 The store ........ open_store, Store, run (a named query), editions, built_base
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from ingest import numbers
 
-from . import queries
+from .store import queries
 from .errors import NotFound
-from .store_kind import Store  # noqa: F401  (the interface front-ends type against)
+from .store.kind import Store  # noqa: F401  (the interface front-ends type against)
 
 
 # -- the store ------------------------------------------------------------------
@@ -34,7 +34,7 @@ from .store_kind import Store  # noqa: F401  (the interface front-ends type agai
 
 def open_store(location: str | None = None) -> Store:
     """The store at ``location``: an embedded one for a directory, a remote one for an http(s) URL."""
-    from .store_open import open_store as opened
+    from .store.opening import open_store as opened
 
     return opened(location)
 
@@ -51,7 +51,7 @@ def editions(store) -> list[dict]:
 
 def rule(store, edition: str, number: str) -> dict:
     """``rulekb rule EDITION NUMBER`` (DESIGN.md): the rule, its links and concepts."""
-    from .history import lineage
+    from .lineage.history import lineage
 
     found = run(store, "rule", edition=edition, number=number)
     if not found:
@@ -111,26 +111,26 @@ def built_base(store) -> str | None:
 
 def history(store, number: str, edition: str | None = None) -> list[dict]:
     """``rulekb history NUMBER``: the rule's text in every edition (DESIGN.md)."""
-    from .history import history as of
+    from .lineage.history import history as of
 
     return of(store, number, edition)
 
 
 def default_edition(store, language: str = "en") -> str:
-    from .history import default_edition as default
+    from .lineage.history import default_edition as default
 
     return default(store, language)
 
 
 def lineage(store, edition: str, number: str) -> dict | None:
-    from .history import lineage as of
+    from .lineage.history import lineage as of
 
     return of(store, edition, number)
 
 
 def describe(store, iri: str, kind: str | None = None, base: str | None = None):
     """The triples describing a KB IRI (what ``/rule/...`` and friends serve as RDF)."""
-    from .describe import describe as triples
+    from .store.describe import describe as triples
 
     return triples(store, iri, kind, base)
 
@@ -141,14 +141,14 @@ def describe(store, iri: str, kind: str | None = None, base: str | None = None):
 def edition(name: str, store=None, note=None):
     """An edition by id, alias or date from the KB, or by a source file, parsed; ``store``
     may be a callable; ``note`` hears how a name that is not an id was resolved."""
-    from .stored_edition import load_edition
+    from .rdf.stored_edition import load_edition
 
     return load_edition(name, store, note)
 
 
 def stored_edition(store, edition_id: str):
     """An edition read back from the KB."""
-    from .stored_edition import stored_edition as read
+    from .rdf.stored_edition import stored_edition as read
 
     return read(store, edition_id)
 
@@ -157,8 +157,8 @@ def stored_edition(store, edition_id: str):
 
 
 def asker(store):
-    """``define`` and ``ask`` over the store (:class:`kb.ask.Asker`; keep one per store)."""
-    from .ask import Asker
+    """``define`` and ``ask`` over the store (:class:`kb.define.ask.Asker`; keep one per store)."""
+    from .define.ask import Asker
 
     return Asker(store)
 
@@ -189,14 +189,14 @@ def contradictions(old: str, new: str, store=None, reasoner: str | None = None, 
 
 def cite_check(text: str, old, new, bare: bool = False):
     """Each rule citation of ``text`` (written against ``old``) with its number in ``new``."""
-    from .cite_check import check
+    from .compare.cite_check import check
 
     return check(text, old, new, bare)
 
 
 def cite_summary(findings) -> dict[str, int]:
     """How many citations of each kind (current, renumbered, removed...) ``cite_check`` found."""
-    from .cite_check import summary
+    from .compare.cite_check import summary
 
     return summary(findings)
 
@@ -236,13 +236,13 @@ def build(sources: list[str], store, **options):
 
 
 def export(store, edition: str | None, rdf_format: str) -> bytes:
-    from .export import export as run_export
+    from .store.export import export as run_export
 
     return run_export(store, edition, rdf_format)
 
 
 def validate(store, editions: list[str] | None = None, all_graphs: bool = False) -> dict:
-    from .validate import validate as run_validate
+    from .store.validate import validate as run_validate
 
     return run_validate(store, editions, all_graphs)
 
@@ -271,7 +271,7 @@ def likely_rules(store, question: str, edition: str | None = None, lang: str | N
 
 
 def ask(store, question: str, edition: str | None = None) -> dict:
-    """``rulekb ask``: the definitional answer (kb.ask); when there is none, it says
+    """``rulekb ask``: the definitional answer (kb.define.ask); when there is none, it says
     so and gives the rules that most likely answer the question (``"answer": null``,
     ``"rules"`` from the ranked search, each with why it ranked there)."""
     from .errors import KBError

@@ -38,7 +38,7 @@ def corpus_kb(corpus, tmp_path_factory):
     """The whole corpus (English and French) built once into an embedded store,
     shared by every test that needs the real KB (a build takes about a minute)."""
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path_factory.mktemp("corpus-kb") / "store")
     report = build([str(corpus / "en"), str(corpus / "fr")], store)
@@ -49,7 +49,7 @@ def corpus_kb(corpus, tmp_path_factory):
 def fixture_kb(tmp_path_factory):
     """A small store built from the invented edition in tests/fixtures."""
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path_factory.mktemp("fixture-kb") / "store")
     report = build([str(FIXTURES / "invented-cr-2030-05-05.txt")], store)
@@ -85,7 +85,7 @@ def hostile_kb(tmp_path_factory):
     """A store built from an invented rules page whose rule text, examples and glossary hold
     markup (<script>, event handlers, javascript: links, template syntax) as literal text."""
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path_factory.mktemp("hostile-kb") / "store")
     report = build([str(FIXTURES / "web" / "invented-hostile-2031-01-01.html")], store, reasoner="none")
@@ -138,7 +138,7 @@ def timeline_kb(corpus, tmp_path_factory):
     """Four real English editions (a tie of effective dates: en/2009-07-08 states 2009-07-11,
     as en/2009-07-11 does), without reasoning: (store, its directory)."""
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     location = tmp_path_factory.mktemp("timeline-kb") / "store"
     store = EmbeddedStore(location)

@@ -2,13 +2,13 @@
 tests/data/alignment_gold_2009_independent.tsv): the evaluator reads it, it is independent of the
 tuned gold (no old rule in common, none of its old sections or keyword subsections appear there),
 and on the corpus every row still points at the rule it was written for. Accuracy is measured,
-not asserted: see ``kb.align.evaluate.evaluate_gold(corpus, path=...)`` and the closing note."""
+not asserted: see ``kb.bench.align_eval.evaluate_gold(corpus, path=...)`` and the closing note."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from kb.align.evaluate import GOLD, load_editions, load_gold, verify
+from kb.bench.align_eval import GOLD, load_editions, load_gold, verify
 
 INDEPENDENT = Path(__file__).parent / "data" / "alignment_gold_2009_independent.tsv"
 ROWS = load_gold(INDEPENDENT)

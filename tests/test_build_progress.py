@@ -11,7 +11,7 @@ import time
 from kb.build import build
 from kb.footprint import compare_answers, measure
 from kb.progress import LineReporter, Stages
-from kb.store import EmbeddedStore
+from kb.store.embedded import EmbeddedStore
 
 from .helpers import run_cli
 

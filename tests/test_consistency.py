@@ -11,7 +11,7 @@ from ingest.model import Edition, GlossaryEntry, Heading, ParseWarning, Rule
 from kb.consistency import check, notes, to_json
 from kb.consistency.bench import places, score
 from kb.consistency.store import place_iri
-from kb.iris import Minter, parse
+from kb.rdf.iris import Minter, parse
 
 
 def _edition(rules, glossary=(), sections=(), partial=False, warnings=()) -> Edition:
@@ -148,8 +148,8 @@ def _stored(edition, findings):
     import pyoxigraph as ox
 
     from kb.consistency import store
-    from kb.rdf import edition_quads
-    from kb.store import EmbeddedStore
+    from kb.rdf.edition import edition_quads
+    from kb.store.embedded import EmbeddedStore
 
     mint = Minter.for_base("http://localhost:8000/")
     data = [to_json(edition.id, findings, notes(edition))]
@@ -212,7 +212,7 @@ def test_cli_on_a_draft_file_and_bad_input(tmp_path):
 def test_the_reasoners_inconsistency_is_a_contradiction_with_its_explanation():
     from types import SimpleNamespace
 
-    from kb.definitions import edition_statements
+    from kb.define import edition_statements
 
     edition = _edition(BASE, sections=SECTIONS)
     statements = edition_statements(edition)

@@ -1,11 +1,11 @@
 """A glossary entry citing a section resolves to the rule in it that defines the
-term (kb.definitions.defining), and concepts are definedBy that rule."""
+term (kb.define.defining), and concepts are definedBy that rule."""
 
 from __future__ import annotations
 
 from ingest.model import Edition, GlossaryEntry, Heading, Rule
-from kb import concepts as concept_layer
-from kb.definitions.defining import SectionIndex, defining_rules
+from kb.rdf import concepts as concept_layer
+from kb.define.defining import SectionIndex, defining_rules
 
 
 def _edition() -> Edition:
@@ -92,7 +92,7 @@ def test_french_texts_without_a_glossary_define_their_concepts():
 
 def test_corpus_french_spell_and_permanent(corpus):
     from ingest.parse import parse_path
-    from kb.definitions.defining import sentence_definitions
+    from kb.define.defining import sentence_definitions
 
     editions = [e for e in parse_path(corpus / "fr" / "seeds" / "000_4742dacff0dcd688.txt").editions]
     editions += parse_path(corpus / "fr" / "lotusnoir" / "lotusnoir_c110_FR.txt").editions

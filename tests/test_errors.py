@@ -12,11 +12,11 @@ import typer
 from starlette.exceptions import HTTPException
 
 from ingest.errors import BinaryInputError, FetchError, IngestError, NotRulesError
-from kb.bench import _TooSlow
+from kb.bench.kb import _TooSlow
 from kb.cli.output import errors_as_exit_codes, exit_code
 from kb.errors import BuildError, KBError, NotFound, QueryError, RulekbError, StoreError
-from kb.reasoning import JavaMissingError, ReasonerError
-from kb.vocabgen import VocabularyError
+from kb.reason.backends import JavaMissingError, ReasonerError
+from kb.rdf.vocabgen import VocabularyError
 from kb.web.errors import WebError, status_and_message
 from kb.web.query_pool import WorkerGone
 from kb.web.sparql import ProtocolError, QueryTimeout

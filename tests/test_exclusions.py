@@ -1,13 +1,13 @@
 """Rules that answer by exclusion ("characteristics don't include A, B, or C")
 become not-a statements, and a question about a listed item is answered "no"
-with that rule (English and French; kb.definitions.exclusions)."""
+with that rule (English and French; kb.define.exclusions)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kb.definitions import extract
-from kb.questions import parse
+from kb.define import extract
+from kb.define.questions import parse
 
 EN = ("For example, traits don't include whether a widget is spun, a gadget's colour, "
       "a widget's owner or controller, what a sprocket turns, and so on.")
@@ -64,9 +64,9 @@ Invented for a test.
 
 
 def test_the_asker_answers_no_with_the_rule(tmp_path):
-    from kb.ask import Asker
+    from kb.define.ask import Asker
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     source = tmp_path / "CR-2030-05-05.txt"
     source.write_text(TEXT, encoding="utf-8")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb import hermit, reasoning
+from kb import hermit
+from kb.reason import backends as reasoning
 
 pytestmark = pytest.mark.skipif(not reasoning.java_available(), reason="needs Java 11+ (HermiT)")
 

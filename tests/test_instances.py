@@ -1,11 +1,11 @@
 """Multiple instances of an ability: redundant, or each on its own
-(kb.definitions.instances), and the comparison reports a change of it."""
+(kb.define.instances), and the comparison reports a change of it."""
 
 from __future__ import annotations
 
 from ingest.model import Edition, Rule
 from kb.compare import contradictions
-from kb.definitions import extract
+from kb.define import extract
 
 
 def _edition(eid: str, rules: dict[str, str]) -> Edition:

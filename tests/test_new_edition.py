@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from kb.build import build
-from kb.store import EmbeddedStore
+from kb.store.embedded import EmbeddedStore
 
 from .helpers import run_cli
 

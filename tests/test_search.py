@@ -29,7 +29,7 @@ NEW, OLD = "en/2041-01-01", "en/2040-01-01"
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path_factory.mktemp("search-kb") / "store")
     report = build(SOURCES, store, reasoner="none")
@@ -71,7 +71,7 @@ def test_rule_numbers_question_words_and_historical_names_are_read():
 
 
 def test_the_question_matcher_finds_what_the_build_matcher_finds():
-    from kb.concepts import Concept, Matcher
+    from kb.rdf.concepts import Concept, Matcher
     from kb.search.understand import LabelMatcher
 
     labels = {"first-strike": ["First Strike"], "ability": ["Ability", "Abilities"], "owner": ["Owner"],
@@ -104,7 +104,7 @@ def test_the_build_writes_the_index_beside_the_store_and_reports_it(kb):
 
 def test_a_rebuild_swaps_the_pair_and_a_reader_follows(tmp_path):
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path / "store")
     build([SOURCES[0] + "/invented-cr-2040-01-01.txt"], store, reasoner="none")
@@ -125,7 +125,7 @@ def test_a_rebuild_swaps_the_pair_and_a_reader_follows(tmp_path):
 
 
 def test_a_store_without_an_index_says_to_rebuild(tmp_path):
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path / "nothing")
     with pytest.raises(KBError, match="rulekb build"):

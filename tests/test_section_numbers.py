@@ -42,7 +42,7 @@ Invented for a test.
 @pytest.fixture(scope="module")
 def section_kb(tmp_path_factory):
     from kb.build import build
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     root = tmp_path_factory.mktemp("sections")
     for date, printed, title in (("2030-05-05", "May 5, 2030", "Gadgets"), ("2031-05-05", "May 5, 2031", "Gizmos")):
@@ -66,7 +66,7 @@ def test_rule_with_a_section_number_gives_the_section(section_kb):
 
 
 def test_history_of_a_section_number(section_kb):
-    from kb.history import history
+    from kb.lineage.history import history
 
     store, _ = section_kb
     entries = history(store, "101", "en/2031-05-05")

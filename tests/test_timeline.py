@@ -221,7 +221,7 @@ def test_cli_takes_dates_and_aliases(timeline_kb):
 
 
 def test_the_wording_check_flags_broken_intervals():
-    from kb.store import EmbeddedStore
+    from kb.store.embedded import EmbeddedStore
 
     rk, dc, xsd = "https://w3id.org/rulekb#", "http://purl.org/dc/terms/", "http://www.w3.org/2001/XMLSchema#date"
     w1, w2, w3, lin = ("<http://x/lineage/en/2030-01-01/100.1/wording/1>", "<http://x/lineage/en/2030-01-01/100.1/wording/2>",

@@ -5,19 +5,19 @@ usual case: Wizards published a new text). What a full build would write for it
 is computed the same way, with the same functions:
 
 - its graph (kb.rdf), its concept mentions, definitional statements and what the
-  reasoner infers from them (kb.statements, kb.infer: one axiom set, cached);
+  reasoner infers from them (kb.rdf.statements, kb.reason.infer: one axiom set, cached);
 - the concept graph, recomputed: the KB's concepts read back from it, then the new
-  glossary applied as :func:`kb.concepts.collect` does (the newest wording wins);
+  glossary applied as :func:`kb.rdf.concepts.collect` does (the newest wording wins);
 - its alignment with its predecessor (kb.align), which extends the lineages (new
   version links, new lineages, lineage labels rewritten where a number changed) and
-  adds the changes between the two (kb.lineage_rdf's shapes);
-- the changes of meaning between the two (kb.meaning_changes).
+  adds the changes between the two (kb.rdf.lineage's shapes);
+- the changes of meaning between the two (kb.rdf.meaning_changes).
 
 The predecessor is parsed again from its recorded source when that file is still
 there (the same text a full build aligns), else read back from the KB
-(:mod:`kb.stored_edition`). The store is copied (Oxigraph's backup: hard links),
+(:mod:`kb.rdf.stored_edition`). The store is copied (Oxigraph's backup: hard links),
 the copy updated, and swapped in: the old KB answers until the swap
-(:meth:`kb.store.EmbeddedStore.update`).
+(:meth:`kb.store.embedded.EmbeddedStore.update`).
 
 Not redone (a full build does them): the older editions' mentions of a concept
 that only the new glossary introduces, and the French texts' drift findings
@@ -35,15 +35,15 @@ from rdflib.namespace import RDF, RDFS, SKOS
 
 from ingest.model import Edition
 
-from .. import concepts as concept_layer
-from .. import meaning_changes
+from ..rdf import concepts as concept_layer
+from ..rdf import meaning_changes
 from ..errors import BuildError
-from ..iris import Minter
-from ..lexicon import ontology_labels
-from ..lineage_rdf import C as L, decimal, label as lineage_label
-from ..rdf import edition_quads
-from ..statements import statement_quads
-from ..vocab import RK
+from ..rdf.iris import Minter
+from ..rdf.lexicon import ontology_labels
+from ..rdf.lineage import C as L, decimal, label as lineage_label
+from ..rdf.edition import edition_quads
+from ..rdf.statements import statement_quads
+from ..rdf.vocab import RK
 
 
 @dataclass
@@ -85,7 +85,7 @@ def _predecessor(store, row: dict) -> tuple[Edition, str]:
     from ingest.errors import IngestError
     from ingest.parse import parse_file
 
-    from ..stored_edition import stored_edition
+    from ..rdf.stored_edition import stored_edition
 
     source = row.get("source")
     if source and Path(source).is_file():
@@ -99,8 +99,8 @@ def _predecessor(store, row: dict) -> tuple[Edition, str]:
 
 
 def _stored_concepts(store, mint: Minter) -> dict[str, concept_layer.Concept]:
-    """The concept graph read back as kb.concepts.Concept objects (labels, definitions,
-    denotes, definedBy: what :func:`kb.concepts.concept_quads` writes)."""
+    """The concept graph read back as kb.rdf.concepts.Concept objects (labels, definitions,
+    denotes, definedBy: what :func:`kb.rdf.concepts.concept_quads` writes)."""
     graph = ox.NamedNode(mint.graph("concepts"))
     prefix = mint.concept("")
     raw = store.store()
@@ -133,7 +133,7 @@ def _stored_concepts(store, mint: Minter) -> dict[str, concept_layer.Concept]:
     for c, o in alt:
         c.add_label(o.language, o.value)
     # a full build meets the concepts in the order of their first glossary entry
-    # (kb.concepts.collect: editions by date, English first), and the matcher lets
+    # (kb.rdf.concepts.collect: editions by date, English first), and the matcher lets
     # the first concept with a label have it: the same order here
     first: dict[str, tuple] = {}
     defines, order = ox.NamedNode(str(RK.defines)), ox.NamedNode(str(RK.order))
@@ -159,7 +159,7 @@ def _stored_concepts(store, mint: Minter) -> dict[str, concept_layer.Concept]:
 
 
 def _apply_glossary(concepts: dict[str, concept_layer.Concept], edition: Edition) -> int:
-    """What :func:`kb.concepts.collect` does for the newest edition of a language."""
+    """What :func:`kb.rdf.concepts.collect` does for the newest edition of a language."""
     before = set(concepts)
     collected = concept_layer.collect([edition])
     for key, new in collected.items():
@@ -280,7 +280,7 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
 def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edition, graph: ox.NamedNode):
     """The lineage graph's new quads (and the labels they replace) for the alignment of
     the newest edition with its predecessor: what kb.align.lineages and
-    kb.lineage_rdf.lineage_quads add for one more edition at the end of a chain."""
+    kb.rdf.lineage.lineage_quads add for one more edition at the end of a chain."""
     from ..align.model import MERGED, SPLIT, UNCHANGED
 
     raw = store.store()

@@ -5,7 +5,7 @@
 - :func:`lineages` (editions) -> :class:`Lineages`: each rule through every
   edition, with the numbers it had;
 - :mod:`kb.align.baseline`: the greedy difflib matcher, for comparison;
-- :mod:`kb.align.evaluate`, :mod:`kb.align.bench`: accuracy and speed.
+- :mod:`kb.bench.align_eval`, :mod:`kb.bench.align`: accuracy and speed.
 """
 
 from .lineage import Lineage, Lineages, lineages

@@ -19,7 +19,7 @@
 Splits and merges come after (:mod:`kb.align.splits`); whatever is left is
 removed (old) or added (new). Thresholds were set on the 2009 restructure, the
 2016 turn-structure rewrite, ordinary updates and synthetic editions
-(:mod:`kb.align.evaluate`), and checked on a held-out sample.
+(:mod:`kb.bench.align_eval`), and checked on a held-out sample.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def bench_kb_command(
     import tempfile
     from pathlib import Path
 
-    from ..bench import RDFLIB_EDITION, RDFLIB_LIMIT_S, bench_kb
+    from ..bench.kb import RDFLIB_EDITION, RDFLIB_LIMIT_S, bench_kb
 
     root = corpus_dir()
     if root is None:
@@ -97,7 +97,7 @@ def bench_kb_command(
 
 @bench_app.command("definitions")
 def bench_definitions(
-    gold: str = typer.Option(None, "--gold", help="Gold set (default: the project's tests/data/definitions_gold.tsv)."),
+    gold: str = typer.Option(None, "--gold", help="Gold set (default: the project's kb/bench/gold/definitions_gold.tsv)."),
     corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
     format: Format = FormatOption,
 ) -> None:
@@ -105,7 +105,7 @@ def bench_definitions(
     miss and false positive by name, and the extraction speed over the whole English corpus."""
     from pathlib import Path
 
-    from ..definitions_eval import GOLD, evaluate, extraction_speed, load_gold
+    from ..bench.definitions import GOLD, evaluate, extraction_speed, load_gold
 
     root = Path(corpus) if corpus else corpus_dir()
     if root is None or not (root / "en").is_dir():
@@ -160,7 +160,7 @@ def bench_glossary_definitions(
 
     from ingest.parse import parse_many
 
-    from ..definitions.defining import coverage
+    from ..define.defining import coverage
 
     root = Path(corpus) if corpus else corpus_dir()
     if root is None or not (root / "en").is_dir():
@@ -184,7 +184,7 @@ def bench_glossary_definitions(
 def bench_ask(store: str = StoreOption, format: Format = FormatOption) -> None:  # noqa: B008
     """`rulekb ask` over every edition: coverage (editions that have a rule to answer) and accuracy
     (right answers, citing a rule of that edition) of questions whose answer we know for every era."""
-    from ..ask_eval import evaluate
+    from ..bench.ask import evaluate
 
     with errors_as_exit_codes():
         figures = evaluate(_store(store))
@@ -214,7 +214,7 @@ def bench_align(
     both on the gold set and on synthetic editions."""
     from pathlib import Path
 
-    from ..align.bench import run_bench
+    from ..bench.align import run_bench
     from .output import stderr
 
     root = Path(corpus) if corpus else corpus_dir()
@@ -287,8 +287,8 @@ def bench_serve_command(
     """`rulekb serve` under load (wrk over loopback): req/s, p50/p99 latency and errors for a rule page, a rule
     as Turtle, a point SPARQL lookup and a SPARQL join, with the same SPARQL load on the Oxigraph server
     and rdflib-endpoint over one edition in the same run (ratios); targets met or missed."""
-    from ..iris import base_iri as default_base
-    from ..serve_bench import bench_serve, latest_edition
+    from ..rdf.iris import base_iri as default_base
+    from ..bench.serve import bench_serve, latest_edition
     from .output import stderr
 
     with errors_as_exit_codes():
@@ -363,7 +363,7 @@ def bench_translation_command(
     findings per kind, seconds)."""
     from pathlib import Path
 
-    from ..translate.bench import bench_translation
+    from ..bench.translation import bench_translation
     from .output import stderr
 
     root = Path(corpus) if corpus else corpus_dir()

@@ -1,6 +1,6 @@
 """``rulekb contradictions OLD NEW``: what two editions' definitions say differently.
 
-The editions come from the KB (by id, :mod:`kb.stored_edition`) or from source files;
+The editions come from the KB (by id, :mod:`kb.rdf.stored_edition`) or from source files;
 the comparison is :mod:`kb.compare`; ``--report md|html`` renders it for people through
 :mod:`kb.compare.report` (the old and new rule side by side, changed words marked).
 """

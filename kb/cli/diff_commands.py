@@ -1,7 +1,7 @@
 """``rulekb diff OLD NEW`` and ``rulekb cite-check FILE --as-of EDITION``: what changed
 between two editions, and which rule numbers in a text are stale.
 
-Editions come from the KB (or source files) through :mod:`kb.stored_edition`; the
+Editions come from the KB (or source files) through :mod:`kb.rdf.stored_edition`; the
 pairing is :mod:`kb.align`; reports for people reuse :mod:`kb.compare.report`.
 """
 

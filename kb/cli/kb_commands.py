@@ -246,7 +246,7 @@ def history(
 ) -> None:
     """A rule through every edition of its language, even where it was renumbered: its numbers, texts and changes,
     as the wordings in force (first and last edition, from and until)."""
-    from .. import history as rule_history
+    from ..lineage import history as rule_history
     from .. import service
     from .timeline_commands import edition_name
 
@@ -317,7 +317,7 @@ def query(
     format: Format = FormatOption,
 ) -> None:
     """Run a named query, a .rq file or your own SPARQL; SPARQL JSON results with --format json."""
-    from .. import queries
+    from ..store import queries
     from .query_output import print_listing, print_results
 
     with errors_as_exit_codes():

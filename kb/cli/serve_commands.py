@@ -74,7 +74,7 @@ def _base_to_serve(kb, asked: str | None) -> str | None:
     """The base whose IRIs this server answers for: the one asked for (--base-iri or
     RULEKB_BASE_IRI), else the one the KB was built with; a mismatch is said, since
     then no IRI of the KB dereferences."""
-    from ..iris import base_iri
+    from ..rdf.iris import base_iri
     from ..service import built_base
 
     built = built_base(kb)

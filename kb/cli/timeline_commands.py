@@ -2,7 +2,7 @@
 
 :func:`edition_name` is what the commands taking an edition call (rule, history, export,
 define, ask; diff, contradictions, cite-check and translation-report through
-:func:`kb.stored_edition.load_edition`): ids, ``en/latest``, ``en@2010-03-15`` or ``--as-of``,
+:func:`kb.rdf.stored_edition.load_edition`): ids, ``en/latest``, ``en@2010-03-15`` or ``--as-of``,
 resolved by :mod:`kb.timeline.editions`; a name that is not an id is said on stderr with the
 edition that answered and why.
 """

@@ -1,6 +1,6 @@
 """Where the reasoner helps: two editions' axioms that cannot both hold.
 
-kb.infer.clashes reasons over the axioms of both editions together (the ontology as
+kb.reason.infer.clashes reasons over the axioms of both editions together (the ontology as
 background) and returns each clash that needs a statement of each edition, with the
 chain of axioms behind it. Each becomes an "axiom-clash" finding: the concept, one
 statement of each edition, and the clashing axioms rendered with their rules. It finds
@@ -18,8 +18,8 @@ from .model import Finding, Side
 
 def clash_findings(old, new, old_statements, new_statements, reasoner: str, rule_texts) -> list[Finding]:
     """``rule_texts``: {edition id: {rule number: text}}."""
-    from kb import infer
-    from kb.lexicon import ontology_labels
+    from kb.reason import infer
+    from kb.rdf.lexicon import ontology_labels
 
     terms = {key: value["denotes"][0] for key, value in ontology_labels().items()}
     found = infer.clashes((old.id, old_statements), (new.id, new_statements), terms, reasoner=reasoner)

@@ -4,7 +4,7 @@ Three sources, one list of findings (kb.compare.model.Finding), most severe firs
 
 1. the glossaries, checked against the rules (kb.compare.glossary): concepts that became
    obsolete, came back, disappeared, appeared or were renamed;
-2. the definitional statements (kb.definitions), compared per concept and aspect on
+2. the definitional statements (kb.define), compared per concept and aspect on
    normalised keys and values (kb.compare.definitional, kb.compare.terminology): a
    different owner or controller, a changed list, a changed or reversed is-a, a dropped
    or added exception, a definition no longer (or newly) made in any wording;
@@ -17,7 +17,7 @@ A definition found both ways is reported once: when the glossary says a concept 
 
 from __future__ import annotations
 
-from kb.definitions import edition_statements
+from kb.define import edition_statements
 
 from . import definitional, glossary
 from .model import SEVERITIES, Finding
@@ -31,7 +31,7 @@ def contradictions(old, new, *, reasoner: str | None = None, old_statements=None
     """Findings between two Editions (ingest.model.Edition), the old one first.
 
     ``old_statements``/``new_statements``: the editions' (rule, Statement) pairs when the
-    caller has them already (default: kb.definitions.edition_statements)."""
+    caller has them already (default: kb.define.edition_statements)."""
     if reasoner not in (None, "hermit", "owlrl"):
         raise ValueError(f"unknown reasoner {reasoner!r} (choose hermit or owlrl)")
     old_statements = edition_statements(old) if old_statements is None else old_statements

@@ -17,7 +17,7 @@ Families compared (each on normalised keys and values, see kb.compare.terminolog
 - not-a: "X is not a Y" against "X is a Y" (or "Y is one of ..., X") is a reversed
   negation, in either direction;
 - multiple instances: redundant in one edition, each working on its own in the
-  other (kb.definitions.instances), said by both.
+  other (kb.define.instances), said by both.
 
 A statement with no counterpart is a removed (or added) definition, unless the other
 edition still relates the same words in some sentence (:func:`terminology.still_said`).
@@ -286,7 +286,7 @@ def _values(st) -> tuple[str, ...]:
 
 
 def _describe(st) -> str:
-    from kb.axioms import describe_statement
+    from kb.reason.axioms import describe_statement
 
     return describe_statement(st)
 

@@ -22,7 +22,7 @@ def diff_editions(older, newer, unchanged: bool = False) -> dict:
 def compare_editions(old: str, new: str, store=None, reasoner: str | None = None, note=None) -> dict:
     """The ``rulekb contradictions`` JSON: ``{"old", "new", "items", "term_changes", "reasoner"}``."""
     from ..errors import KBError
-    from ..stored_edition import load_edition
+    from ..rdf.stored_edition import load_edition
     from . import contradictions as find, term_changes, to_json
 
     opener = store if callable(store) else (lambda: store)
@@ -34,7 +34,7 @@ def compare_editions(old: str, new: str, store=None, reasoner: str | None = None
         try:
             findings = find(old_edition, new_edition, reasoner=reasoner)
         except Exception as exc:
-            from ..reasoning import JavaMissingError, ReasonerError
+            from ..reason.backends import JavaMissingError, ReasonerError
 
             if isinstance(exc, JavaMissingError):
                 raise KBError(f"--reasoner hermit needs Java 11+ ({exc}); --reasoner owlrl needs none") from None

@@ -37,7 +37,7 @@ class Side:
     edition: str  # "en/2009-05-01"
     rule: str = ""  # rule number; "" for a glossary entry
     text: str = ""  # the rule's text (or the glossary definition), as printed
-    statement: object = None  # kb.definitions.Statement, when a statement is behind it
+    statement: object = None  # kb.define.Statement, when a statement is behind it
     term: str = ""  # the glossary term, for a glossary entry
     definition: str = ""  # the glossary definition, when ``rule`` is the rule that defines the term
 

@@ -13,7 +13,7 @@ Kinds (kb.consistency.model.KINDS) and where each is found:
   obsolete-term, undefined-keyword;
 - citations: citation-title, citation-range, citation-dangling, citation-obsolete;
 - numbering: the numbers ingest repaired or could not, with the printed form;
-- reasoner: the reasoner's inconsistency (kb.infer), with its explanation.
+- reasoner: the reasoner's inconsistency (kb.reason.infer), with its explanation.
 
 Severities: contradiction (the two cannot both hold), inconsistency (lists or citations
 that disagree), notice (typography and numbering). The build computes every edition's
@@ -32,9 +32,9 @@ def check(edition, statements=None, reasoning=None, kinds=None) -> list[Finding]
     """Every finding of one Edition, most severe first.
 
     ``statements``: its (rule number, Statement) pairs (default: extracted now);
-    ``reasoning``: its kb.infer.Result, or a list of findings already made from one
+    ``reasoning``: its kb.reason.infer.Result, or a list of findings already made from one
     (None: no reasoner finding); ``kinds``: keep only these kinds."""
-    from kb.definitions import edition_statements
+    from kb.define import edition_statements
 
     from . import citations, definitions, numbering, reasoner, terms
 

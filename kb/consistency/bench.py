@@ -63,8 +63,8 @@ def score(results: list[dict], judged: list[dict], gold: list[dict]) -> dict:
 def run(sources: list[str], repeat: int = 3, cold: bool = True, progress=None) -> dict:
     from ingest.parse import parse_many
     from kb.build import choose_editions, reason
-    from kb.concepts import KeyIndex, add_ontology_labels, collect
-    from kb.lexicon import ontology_labels
+    from kb.rdf.concepts import KeyIndex, add_ontology_labels, collect
+    from kb.rdf.lexicon import ontology_labels
 
     from . import store
 

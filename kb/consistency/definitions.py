@@ -1,5 +1,5 @@
 """Lists, owners, controllers and negations that disagree inside one edition, found on
-the same path as between editions: each side's definitional statements (kb.definitions)
+the same path as between editions: each side's definitional statements (kb.define)
 become a :class:`kb.compare.definitional.Claims` and :func:`kb.compare.definitional.compare`
 does the comparison, with its normalisation (order, articles, plurals, renamed members,
 "in play" / "on the battlefield", "one of the following" vs a comma list never count).
@@ -27,8 +27,8 @@ from collections import defaultdict
 
 from kb.compare import definitional
 from kb.compare.terminology import canonical_key, key_words, stem
-from kb.concepts import concept_key
-from kb.definitions import extract
+from kb.rdf.concepts import concept_key
+from kb.define import extract
 
 from .model import Finding
 
@@ -172,7 +172,7 @@ def _detail(f, names) -> str:
 
 
 def _describe(st) -> str:
-    from kb.axioms import describe_statement
+    from kb.reason.axioms import describe_statement
 
     return describe_statement(st)
 

@@ -1,5 +1,5 @@
 """The reasoner's verdict folded in: an edition whose definitional statements have no
-model (kb.infer: HermiT, or OWL 2 RL without Java) is a *contradiction* finding citing
+model (kb.reason.infer: HermiT, or OWL 2 RL without Java) is a *contradiction* finding citing
 the statements of the clash, with the reasoner's explanation (the chain of axioms) as
 its why. The two-lists finding for the same lists says which members differ; this one
 says that the ontology's closed lists make the difference a contradiction."""
@@ -10,7 +10,7 @@ from .model import Finding
 
 
 def check(edition, result) -> list[Finding]:
-    """``result``: the edition's kb.infer.Result (None: not reasoned about)."""
+    """``result``: the edition's kb.reason.infer.Result (None: not reasoned about)."""
     if result is None or result.consistent:
         return []
     texts = {r.number: r.text for r in edition.rules}

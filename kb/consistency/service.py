@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from kb import queries
+from kb.store import queries
 from kb.errors import KBError, NotFound
 
 from . import KINDS, check, notes, to_json
@@ -60,11 +60,11 @@ def of_rule(store, edition_id: str, number: str) -> list[dict]:
 def of_edition_file(path: str, kinds=None, reasoner: str | None = "owlrl") -> dict:
     """A draft edition checked from its source file: every kind, the reasoner's verdict
     with ``reasoner`` ("owlrl", "hermit"; None: without)."""
-    from kb.stored_edition import load_edition
+    from kb.rdf.stored_edition import load_edition
 
     wanted = _kinds(kinds)
     edition = load_edition(path)
-    from kb.definitions import edition_statements
+    from kb.define import edition_statements
 
     statements = edition_statements(edition)
     result = None
@@ -74,9 +74,9 @@ def of_edition_file(path: str, kinds=None, reasoner: str | None = "owlrl") -> di
 
 
 def _reason(edition, statements, reasoner: str):
-    from kb import infer
-    from kb.lexicon import ontology_labels
-    from kb.reasoning import JavaMissingError, ReasonerError
+    from kb.reason import infer
+    from kb.rdf.lexicon import ontology_labels
+    from kb.reason.backends import JavaMissingError, ReasonerError
 
     terms = {key: value["denotes"][0] for key, value in ontology_labels().items() if value.get("denotes")}
     try:

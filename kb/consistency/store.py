@@ -11,7 +11,7 @@ as ``rk:ConsistencyFinding`` in the graph ``graph/consistency``::
 
 The cache (``$RULEKB_CACHE/consistency``) is keyed by a digest of the edition (its
 texts, its warnings, the printed numbers), of the reasoner's verdict on it and of the
-code (kb.consistency, kb.compare, kb.definitions): a rebuild from the same texts reads
+code (kb.consistency, kb.compare, kb.define): a rebuild from the same texts reads
 every edition's findings back.
 """
 
@@ -26,9 +26,9 @@ from importlib import resources
 import pyoxigraph as ox
 from rdflib.namespace import RDF, RDFS
 
-from kb.iris import Minter, slug
+from kb.rdf.iris import Minter, slug
 from kb.json_cache import cache_folder, write_json
-from kb.vocab import RK
+from kb.rdf.vocab import RK
 
 from . import check, notes, to_json
 
@@ -45,7 +45,7 @@ def for_build(editions, statements: dict, results: dict,
               progress: Callable[[str], None] | None = None) -> tuple[list[dict], dict]:
     """The ``rulekb consistency`` JSON of every edition, and a summary (findings, by
     kind, cached, seconds). ``statements``: by edition id, the build's; ``results``: the
-    reasoner's kb.infer.Result by edition id (empty without a reasoner)."""
+    reasoner's kb.reason.infer.Result by edition id (empty without a reasoner)."""
     started = time.perf_counter()
     code = _code_digest()
     folder = cache_folder(GRAPH_NAME)
@@ -107,7 +107,7 @@ def place_iri(mint: Minter, edition: str, place: str) -> str | None:
 
 
 def _digest(edition, result, code: str) -> str:
-    from kb.lineage_cache import digest
+    from kb.lineage.cache import digest
 
     h = hashlib.sha256((code + digest([edition])).encode())
     h.update("\x1f".join(f"{w.code}\x1e{w.line}\x1e{w.message}" for w in edition.warnings).encode())
@@ -121,7 +121,7 @@ def _digest(edition, result, code: str) -> str:
 
 def _code_digest() -> str:
     h = hashlib.sha256()
-    for package in ("kb.consistency", "kb.compare", "kb.definitions"):
+    for package in ("kb.consistency", "kb.compare", "kb.define"):
         for module in sorted(resources.files(package).iterdir(), key=lambda f: f.name):
             if module.name.endswith(".py"):
                 h.update(f"{package}/{module.name}".encode() + b"\0" + module.read_bytes())

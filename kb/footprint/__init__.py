@@ -15,7 +15,7 @@ import re
 import time
 from collections import Counter
 
-from .. import queries
+from ..store import queries
 
 _KINDS = (  # graph IRI suffix -> kind; anything else under /edition/ is an edition graph
     ("/graph/ontology", "ontology"), ("/graph/concepts", "concepts"), ("/graph/lineage", "lineage"),
@@ -61,7 +61,7 @@ def measure(store, top: int = 40) -> dict:
 
 
 def _example_params(query) -> dict[str, str]:
-    from ..bench import example_params
+    from ..bench.kb import example_params
 
     return example_params(query)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
            progress: Callable[[str], None] | None = None) -> Callable[[Path], dict]:
     """``write(directory) -> statistics``: the index of these editions, for
-    :meth:`kb.store.EmbeddedStore.replace` (``beside``) or :func:`.home.swap_local`."""
+    :meth:`kb.store.embedded.EmbeddedStore.replace` (``beside``) or :func:`.home.swap_local`."""
 
     def write(directory: Path) -> dict:
         from . import documents, index

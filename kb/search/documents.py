@@ -46,7 +46,7 @@ class Doc:
 
 def documents(editions: list[Edition], concepts: dict, lineages, matchers: dict) -> Iterator[Doc]:
     """Every distinct rule version and glossary entry of ``editions`` (oldest first)."""
-    from ..concepts import concept_key
+    from ..rdf.concepts import concept_key
 
     ordered = sorted(editions, key=lambda e: (e.effective_date or "9999", e.id))
     defined: dict[tuple[str, str], set[str]] = {}

@@ -62,7 +62,7 @@ class Searcher:
 
     @cached_property
     def minter(self):
-        from ..iris import Minter
+        from ..rdf.iris import Minter
 
         return Minter.for_base(self.meta.get("base"))
 
@@ -173,7 +173,7 @@ class Searcher:
             result["rule"] = number
             result["iri"] = self.minter.rule(shown, number)
         else:
-            from ..iris import slug
+            from ..rdf.iris import slug
 
             result["term"] = number
             result["rules"] = doc.get("refs", [])

@@ -2,7 +2,7 @@
 
 - **Embedded store** (``--store DIR``): beside the build's data directory,
   ``DIR/search-<stamp>`` for ``DIR/data-<stamp>``. The build writes it before
-  it swaps ``DIR/current`` (:meth:`kb.store.EmbeddedStore.replace`, its
+  it swaps ``DIR/current`` (:meth:`kb.store.embedded.EmbeddedStore.replace`, its
   ``beside`` step), so the one rename swaps the pair: an interrupted build
   leaves the old store and the old index answering, and a reader that follows
   ``current`` (``rulekb serve``) finds the new index with the new store.
@@ -30,7 +30,7 @@ def companion(data_dir: Path) -> Path:
 
 
 def remote_root(url: str) -> Path:
-    from ..iris import slug
+    from ..rdf.iris import slug
 
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "rulekb" / "search-remote" / slug(url)[:120]

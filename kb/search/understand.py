@@ -4,7 +4,7 @@
   query that is only "613"): the rule (or the section) itself.
 - **Concepts**: the glossary's terms, keyword abilities and actions, and the
   ontology's French labels, found in the question by the build's own label
-  matcher (:class:`kb.concepts.Matcher`: word n-grams, plurals folded); each
+  matcher (:class:`kb.rdf.concepts.Matcher`: word n-grams, plurals folded); each
   brings its defining rules and the rules that mention it (:mod:`.rank`).
 - **Historical names** across eras, both ways ("in play" / "battlefield",
   "removed from the game" / "exile", "played" / "cast", "converted mana cost" /
@@ -79,12 +79,12 @@ QUESTION_WORDS = {
 }
 
 
-_LABEL_WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)  # kb.concepts._WORD
-MIN_LABEL = 3  # kb.concepts.MIN_LABEL
+_LABEL_WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)  # kb.rdf.concepts._WORD
+MIN_LABEL = 3  # kb.rdf.concepts.MIN_LABEL
 
 
 def _singular(word: str) -> str:
-    """kb.concepts._norm: lower case, and a crude singular ("abilities" -> "ability")."""
+    """kb.rdf.concepts._norm: lower case, and a crude singular ("abilities" -> "ability")."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
@@ -97,7 +97,7 @@ def _singular(word: str) -> str:
 
 class LabelMatcher:
     """The concepts a question names, by their labels: the build's matcher
-    (:class:`kb.concepts.Matcher`, which found each rule's ``rk:mentions``) over
+    (:class:`kb.rdf.concepts.Matcher`, which found each rule's ``rk:mentions``) over
     the labels the index keeps, without importing the RDF layers (a cold
     ``rulekb search`` stays fast). ``tests/test_search.py`` checks they agree."""
 

@@ -81,7 +81,7 @@ def rules_changed_between(store, start: str, end: str, language: str | None = No
 
 def wordings(store, edition: str, number: str) -> list[dict]:
     """The wordings of the lineage of ``number`` in ``edition``, oldest first, shaped as
-    :func:`kb.history.periods` shapes periods (``first``, ``last``, ``editions``, ``number``,
+    :func:`kb.lineage.history.periods` shapes periods (``first``, ``last``, ``editions``, ``number``,
     ``text``, ``kind``, ``detail``, ``similarity``) plus ``in_force_from`` / ``in_force_until``;
     a last entry with ``number`` None when the lineage ended (removed or merged, ``into``).
     Empty when the store has no wordings for it (a partial edition's rule, an older store)."""

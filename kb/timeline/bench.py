@@ -12,7 +12,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from .. import queries, service
+from ..store import queries
+from .. import service
 
 AS_OF = [("111.2", "2010-03-15"), ("100.1", "2005-06-01"), ("702.19b", "2020-01-01"), ("613.1f", "2014-09-01"),
          ("200.5a", "2008-01-01"), ("704.5a", "2024-03-01"), ("500.1", "1999-06-01"), ("122.1", "2026-01-20")]

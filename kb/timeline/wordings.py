@@ -28,8 +28,8 @@ from collections.abc import Iterator
 import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, RDF, XSD
 
-from ..iris import Minter
-from ..vocab import RK
+from ..rdf.iris import Minter
+from ..rdf.vocab import RK
 
 TYPE = ox.NamedNode(str(RDF.type))
 XSD_DATE = ox.NamedNode(str(XSD.date))

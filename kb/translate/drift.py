@@ -2,7 +2,7 @@
 candidate editions, then report against the target (through the base when the
 French translates an older edition: stale rules). Used by ``rulekb
 translation-report`` (candidates read from the store) and by the build
-(candidates already parsed in memory, :mod:`kb.translation_rdf`).
+(candidates already parsed in memory, :mod:`kb.rdf.translation`).
 
 Why a separate module: the CLI and the build must give the same answer for the
 same texts, and only the way the editions are obtained differs.

@@ -31,7 +31,7 @@ def load_french(sources: list[str], store):
     from pathlib import Path
 
     from ..errors import KBError
-    from ..stored_edition import stored_edition
+    from ..rdf.stored_edition import stored_edition
 
     opener = _opener(store)
     if len(sources) == 1 and not Path(sources[0]).exists() and "/" in sources[0] \
@@ -61,7 +61,7 @@ def load_french(sources: list[str], store):
 
 def english_rows(store) -> list[dict]:
     """The KB's complete, dated English editions, oldest first."""
-    from ..queries import editions
+    from ..store.queries import editions
 
     rows = [e for e in editions(_opener(store)()) if e["language"] == "en" and not e["partial"]
             and e["effective_date"]]
@@ -89,7 +89,7 @@ def _window(date: str | None) -> tuple[str, str] | None:
 def translation_data(sources: list[str], us: str | None = None, base: str = "auto", store=None):
     """``(data, french, english)``: the JSON of ``rulekb translation-report`` and the two editions."""
     from ..errors import KBError
-    from ..stored_edition import load_edition, stored_edition
+    from ..rdf.stored_edition import load_edition, stored_edition
     from ..translate.drift import drift_report
 
     opener = _opener(store)

@@ -2,7 +2,7 @@
 
 Three sources, each pair tagged with where it comes from:
 
-- ``ontology``: the French labels of the ontology's concepts (:func:`kb.lexicon.ontology_labels`),
+- ``ontology``: the French labels of the ontology's concepts (:func:`kb.rdf.lexicon.ontology_labels`),
   the English term being the concept's preferred label (its key, hyphens as spaces);
 - ``core``: the hand table of :data:`kb.translate.evidence.CORE_TERMS` (older French words included);
 - ``glossary``: a French glossary entry and an English one that cite exactly the same rules
@@ -47,7 +47,7 @@ def term_pairs(glossaries: list[tuple[Edition, Edition]] = (), ontology: bool = 
     pairs: list[dict] = []
     if ontology:
         try:
-            from kb.lexicon import ontology_labels
+            from kb.rdf.lexicon import ontology_labels
 
             for key, info in ontology_labels().items():
                 for french in info.get("fr") or ():

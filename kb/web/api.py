@@ -3,8 +3,8 @@
 - ``/api/editions``                          ``rulekb editions``
 - ``/api/edition/{lang}/{date}``             an edition: its description and table of contents
 - ``/api/rule/{lang}/{date}/{number}``       ``rulekb rule`` (kb.service.rule)
-- ``/api/history/{number}?edition=``         ``rulekb history`` (kb.history)
-- ``/api/concept/{slug}``                    ``rulekb define`` (kb.ask)
+- ``/api/history/{number}?edition=``         ``rulekb history`` (kb.lineage.history)
+- ``/api/concept/{slug}``                    ``rulekb define`` (kb.define.ask)
 - ``/api/search?q=&edition=&lang=&limit=&offset=``  ``rulekb search`` (ranked; kb.service.search)
 - ``/api/openapi.json``                      the OpenAPI 3 document of all of them
 - ``/api``                                   a page listing them, with examples

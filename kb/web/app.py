@@ -35,9 +35,9 @@ from .sparql import SparqlEndpoint
 
 def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, timeout: float = 30.0,
                max_body: int = 1_000_000, workers: int = 4) -> Starlette:
-    """The whole endpoint over ``store`` (a :class:`kb.store.EmbeddedStore` or a
-    :class:`kb.remote.RemoteStore`); ``base_iri``: the base the KB was built with
-    (default: kb.iris's), which decides which paths are the KB's IRIs."""
+    """The whole endpoint over ``store`` (a :class:`kb.store.embedded.EmbeddedStore` or a
+    :class:`kb.store.remote.RemoteStore`); ``base_iri``: the base the KB was built with
+    (default: kb.rdf.iris's), which decides which paths are the KB's IRIs."""
     limits = Limits(max_body=max_body, max_rows=max_rows, timeout=timeout, workers=workers)
     ctx = WebContext.create(store, base_iri, limits)
     endpoint = SparqlEndpoint(store, ctx.base, limits)

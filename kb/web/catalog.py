@@ -2,7 +2,7 @@
 every edition's rules takes a quarter of a second on the full KB), the concept
 labels of an Asker, the VoID statistics.
 
-Kept per store and per build (:meth:`kb.store.EmbeddedStore.build_id`): a
+Kept per store and per build (:meth:`kb.store.embedded.EmbeddedStore.build_id`): a
 running server follows a rebuild (the store reopens on the new build), and
 everything kept here is recomputed for it. A remote store has no build id:
 kept for the life of the server.
@@ -48,7 +48,7 @@ def editions(store) -> list[dict]:
 
 
 def asker(store):
-    """A :class:`kb.ask.Asker`: it loads every concept label once (a tenth of a second)."""
+    """A :class:`kb.define.ask.Asker`: it loads every concept label once (a tenth of a second)."""
     from ..service import asker
 
     return per_build(store, "asker", lambda: asker(store))

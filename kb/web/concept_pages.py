@@ -15,7 +15,7 @@ from .html import page
 from .rule_page import history_view
 
 if TYPE_CHECKING:
-    from ..ask import Asker
+    from ..define.ask import Asker
 
 def _asker(store) -> Asker:
     return catalog.asker(store)
@@ -85,7 +85,7 @@ def _grouped(rows: list[dict]) -> list[dict]:
 
 def lineage_page(ctx: WebContext, lineage: str | None = None, lineage_id: str | None = None):
     """``lineage/en/2003-07-01/200.4a``: named after the rule it starts with
-    (kb.iris.parse calls the id ``lineage``; ``lineage_id`` is the same)."""
+    (kb.rdf.iris.parse calls the id ``lineage``; ``lineage_id`` is the same)."""
     store = ctx.store
     lineage_id = lineage or lineage_id or ""
     edition, _, number = lineage_id.rpartition("/")

@@ -1,6 +1,6 @@
 """What every handler of the web endpoint needs: the store, the base IRI, the limits.
 
-IRIs the KB mints live under one base (kb.iris); the server answers for them at
+IRIs the KB mints live under one base (kb.rdf.iris); the server answers for them at
 the same paths under its own root. ``href`` turns an IRI into the link a page
 prints: a root-relative path under the base's path (``/rulekb/edition/...`` for
 a base ``https://example.org/rulekb/``), so pages work on any host and port and
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit
 
-from ..iris import Minter, base_iri
+from ..rdf.iris import Minter, base_iri
 from ..service import Store
 
 
@@ -28,7 +28,7 @@ class Limits:
 
 @dataclass
 class WebContext:
-    store: Store  # kb.store.EmbeddedStore or kb.remote.RemoteStore
+    store: Store  # kb.store.embedded.EmbeddedStore or kb.store.remote.RemoteStore
     base: str  # the KB's base IRI, ending in "/"
     limits: Limits = field(default_factory=Limits)
 

@@ -3,7 +3,7 @@
 - YASGUI (vendored in ``static/yasgui/``, see its README) talks to ``/sparql`` with
   POST; the named queries of ``queries/`` are offered as examples, each with its
   example parameters bound the way ``rulekb query`` binds them
-  (:func:`kb.store.bind_values`: a VALUES block), so an example runs as it is.
+  (:func:`kb.store.kind.bind_values`: a VALUES block), so an example runs as it is.
 - Without JavaScript: ``GET /query?query=TEXT`` runs the text, ``GET
   /query?name=NAME`` a named query's example; the answer is rendered by the server
   as an HTML table (IRIs under the base linked to their pages). The query goes
@@ -26,8 +26,8 @@ import pyoxigraph as ox
 from starlette.requests import Request
 from starlette.routing import Route
 
-from .. import queries
-from ..store_kind import bind_values
+from ..store import queries
+from ..store.kind import bind_values
 from . import sparql
 from .context import WebContext
 from .query_pool import Request as PoolRequest

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import threading
 
-from .. import queries, service
+from ..store import queries
+from .. import service
 from ..errors import KBError
-from ..store import bind_values
+from ..store.kind import bind_values
 from . import catalog
 from .context import WebContext
 from .query_pool import Request as PoolRequest

@@ -111,7 +111,7 @@ def highlight(text: str, query: str) -> list[Segment]:
 
 
 def diff_segments(ops: list[tuple[str, str]]) -> list[Segment]:
-    """:func:`kb.history.word_diff` output as segments: kept words plain,
+    """:func:`kb.lineage.history.word_diff` output as segments: kept words plain,
     deleted ``del``, inserted ``ins``, separated by spaces."""
     out: list[Segment] = []
     for index, (op, words) in enumerate(ops):

@@ -19,7 +19,7 @@ MAX_SUGGESTIONS = 8
 
 
 def not_found(ctx: WebContext, kind: str, parts: dict) -> WebError:
-    """The error to raise for ``kind``/``parts`` (as kb.iris.parse gives them)."""
+    """The error to raise for ``kind``/``parts`` (as kb.rdf.iris.parse gives them)."""
     edition = parts.get("edition")
     if edition and not run(ctx.store, "edition-exists", edition=edition):
         return WebError(404, f"no edition {edition} in the knowledge base", _editions_like(ctx, edition))

@@ -96,7 +96,7 @@ def _search_choices(editions: list[dict]) -> list[str]:
 
 
 def _definitional(store, question: str, edition: str | None) -> dict | None:
-    """The KB's definitional answer to a question (kb.ask, kept per build), or None."""
+    """The KB's definitional answer to a question (kb.define.ask, kept per build), or None."""
     from ..errors import KBError
 
     try:

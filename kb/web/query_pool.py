@@ -249,7 +249,7 @@ def isolate_network() -> str:
 def serve(conn: Connection, root: str, base_iri: str | None, max_rows: int, timeout: float,
           network: str = "not asked") -> None:
     """A worker's life: open the store, then answer requests until the pipe closes."""
-    from ..store import EmbeddedStore
+    from ..store.embedded import EmbeddedStore
     from .context import Limits
 
     limits = Limits(max_rows=max_rows, timeout=timeout)
@@ -299,7 +299,7 @@ def _serve_one(kb, request: Request, base_iri: str | None, limits) -> tuple:
     if kb is None:
         return ("error", 503, "this worker has no store")
     try:
-        store = kb.store()  # follows a rebuild (kb.store.EmbeddedStore.store)
+        store = kb.store()  # follows a rebuild (kb.store.embedded.EmbeddedStore.store)
     except Exception as exc:  # noqa: BLE001 - no KB, unreadable store: one line to the client
         return ("error", 503, f"the store could not be opened: {exc}")
     return _answer(store, request, base_iri, limits, kb)
@@ -315,7 +315,7 @@ def _exit_when_orphaned(parent: int) -> None:
 
 CALLS = {  # the domain calls a worker runs for the pages: name -> function of (EmbeddedStore, *args)
     "select": lambda kb, text, bindings: kb.select(text, bindings),
-    "void": lambda kb: __import__("kb.void", fromlist=["statistics"]).statistics(kb),
+    "void": lambda kb: __import__("kb.store.void", fromlist=["statistics"]).statistics(kb),
     "check": lambda kb, text: _check_only(text),
 }
 STORELESS = {"check"}

@@ -2,13 +2,13 @@
 
 ``/edition/...``, ``/concept/...``, ``/lineage/...``, ``/change/...``,
 ``/meaning-change/...``, ``/graph/...``: the path names an IRI under the base
-(:func:`kb.iris.parse` says which kind). The format comes from an extension
+(:func:`kb.rdf.iris.parse` says which kind). The format comes from an extension
 (``.ttl`` ``.nt`` ``.jsonld`` ``.rdf`` ``.html``, ``.json`` for the kinds the
 JSON API has), stripped to get the IRI -- only a known one: rule numbers hold
 dots -- else from ``Accept`` (q-values; ``Vary: Accept``; 406 when nothing
 fits). HTML is the page :mod:`.pages` has for the kind, else a generic page of
 the resource's properties and what links to it; RDF is its description
-(:mod:`kb.describe`). A well-formed IRI the store knows nothing about is a 404
+(:mod:`kb.store.describe`). A well-formed IRI the store knows nothing about is a 404
 that says what exists nearby (:mod:`.missing`).
 """
 
@@ -24,20 +24,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from .. import describe as descriptions
-from .. import void
-from ..iris import parse
+from ..store import describe as descriptions
+from ..store import void
+from ..rdf.iris import parse
 from . import conneg, killable
 from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
 from .missing import not_found
-from ..store import EmbeddedStore
+from ..store.embedded import EmbeddedStore
 
 VOID_DEADLINE = 300.0  # seconds the VoID count may take (once per build) before its worker is killed
 
 PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation", "consistency")
-RDF_MEDIA = {  # media type -> kb.store.RDF_FORMATS key
+RDF_MEDIA = {  # media type -> kb.store.kind.RDF_FORMATS key
     "text/turtle": "turtle",
     "application/ld+json": "jsonld",
     "application/n-triples": "nt",
@@ -202,7 +202,7 @@ def _pages() -> dict:
 
 
 def _takes(function, parts: dict) -> bool:
-    """Whether a page function accepts ``(ctx, **parts)`` (kb.iris.parse's names)."""
+    """Whether a page function accepts ``(ctx, **parts)`` (kb.rdf.iris.parse's names)."""
     try:
         inspect.signature(function).bind(None, **parts)
     except (TypeError, ValueError):

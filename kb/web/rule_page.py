@@ -3,16 +3,16 @@ cite it, its place among its neighbours, the concepts it mentions, the French
 rules that translate it, and its history across editions.
 
 Nine small named queries, each anchored on the rule (no scan of the store);
-the history's word diffs are computed here from kb.history's versions.
+the history's word diffs are computed here from kb.lineage.history's versions.
 """
 
 from __future__ import annotations
 
 from ingest import numbers as rule_numbers
 
-from .. import history
+from ..lineage import history
 from ..errors import NotFound
-from ..iris import parse
+from ..rdf.iris import parse
 from ..service import rule_consistency, run
 from . import catalog
 from .context import WebContext
@@ -173,13 +173,13 @@ def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
             names.append({"number": entry["number"], "first": entry["edition"],
                           "last": entry.get("last", entry["edition"])})
     first = entries[0]
-    # kb.history gives a rule no lineage holds (a partial edition's) one entry without a date
+    # kb.lineage.history gives a rule no lineage holds (a partial edition's) one entry without a date
     chained = len(entries) > 1 or first.get("effective_date") is not None
     return {
         "periods": periods,
         "names": names,
         "other_names": [n for n in names if n["number"] != number],
-        # a lineage is named after the version it starts with (kb.lineage_rdf)
+        # a lineage is named after the version it starts with (kb.rdf.lineage)
         "lineage_id": f"{first['edition']}/{first['number']}" if chained and first["number"] else None,
         "wordings": wordings,
     }

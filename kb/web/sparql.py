@@ -26,7 +26,7 @@
   and replaced: 503, and the CPU is free again.
 - No query: the SPARQL service description (``sd:Service``).
 
-A remote store (:class:`kb.remote.RemoteStore`) is asked for SPARQL JSON or
+A remote store (:class:`kb.store.remote.RemoteStore`) is asked for SPARQL JSON or
 N-Triples, which is re-read here: same formats, same row cap. Its server does
 the work: only its own timeout stops a query there (oxigraph's ``--timeout-s``
 does not stop a COUNT over a cross join); ours is how long we wait (503).

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pyoxigraph as ox
 
-from ..store import RDF_FORMATS as STORE_RDF_FORMATS
+from ..store.kind import RDF_FORMATS as STORE_RDF_FORMATS
 
 # The graph formats served, by media type, taken from kb.store's table (one list of formats)
 _SERVED_RDF = ("turtle", "nt", "jsonld", "xml")

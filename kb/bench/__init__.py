@@ -1,0 +1,3 @@
+"""Every benchmark and evaluation (``rulekb bench ...``): the KB, the web endpoint under load,
+alignment, translation, definitions and ask, with their gold sets as package data (gold/).
+"""

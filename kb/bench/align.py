@@ -1,0 +1,95 @@
+"""Alignment benchmark: speed and accuracy of :func:`kb.align.align` against the
+greedy difflib baseline (:mod:`kb.align.baseline`), in one run.
+
+Figures (medians over ``repeat`` runs, both aligners timed on the same editions
+in the same process, so the ratio is fair):
+
+- the 2009 restructure (en/2009-05-01 -> en/2009-07-08) and an ordinary update
+  (en/2025-11-14 -> en/2026-01-16): seconds per alignment, baseline/align ratio;
+- every consecutive English pair chained into lineages (:func:`kb.align.lineages`),
+  parsing excluded (timed separately);
+- accuracy on the gold set (per group) and on synthetic editions, both aligners.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import KBError
+from ..align.baseline import align_baseline
+from .align_eval import GOLD, evaluate_gold, evaluate_synthetic
+from ..align.lineage import lineages
+from ..align.matcher import align
+
+RESTRUCTURE = ("en/2009-05-01", "en/2009-07-08")
+ORDINARY = ("en/2025-11-14", "en/2026-01-16")
+SYNTHETIC_BASE = "en/2011-09-30"
+
+
+def _median(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _strip(figures: dict) -> dict:
+    """Accuracy figures without the per-row miss lists (kept only for align)."""
+    return {k: v for k, v in figures.items() if k != "misses"}
+
+
+def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
+              progress: Callable[[str], None] | None = None) -> dict:
+    from ingest.parse import parse_path
+
+    from ..build import choose_editions
+
+    say = progress or (lambda _message: None)
+    english = Path(corpus_dir) / "en"
+    if not english.is_dir():
+        raise KBError(f"no English editions under {corpus_dir}")
+    say("parse the English corpus")
+    started = time.perf_counter()
+    editions, _ = choose_editions(parse_path(english).editions)
+    parse_seconds = time.perf_counter() - started
+    by_id = {e.id: e for e in editions}
+    for eid in (*RESTRUCTURE, *ORDINARY, SYNTHETIC_BASE):
+        if eid not in by_id:
+            raise KBError(f"the benchmark needs {eid}, which is not in {english}")
+
+    pairs = {}
+    for name, (a, b) in (("restructure_2009", RESTRUCTURE), ("ordinary", ORDINARY)):
+        old, new = by_id[a], by_id[b]
+        say(f"time align and baseline on {a} -> {b}")
+        ours = _median(lambda: align(old, new), repeat)
+        base = _median(lambda: align_baseline(old, new), repeat)
+        pairs[name] = {"old": a, "new": b, "align_seconds": round(ours, 4),
+                       "baseline_seconds": round(base, 4), "ratio": round(base / ours, 1)}
+
+    say("chain every consecutive English pair into lineages")
+    started = time.perf_counter()
+    chained = lineages([e for e in editions if e.language == "en"])
+    lineage_seconds = time.perf_counter() - started
+
+    say("score the gold set")
+    gold_figures = evaluate_gold(Path(corpus_dir), gold)
+    say("score synthetic editions")
+    synthetic = evaluate_synthetic(by_id[SYNTHETIC_BASE])
+    return {
+        "repeat": repeat,
+        "parse_seconds": round(parse_seconds, 2),
+        "pairs": pairs,
+        "lineages": {"editions": len(chained.editions), "alignments": len(chained.alignments),
+                     "lineages": len(chained), "seconds": round(lineage_seconds, 2)},
+        "gold": {
+            "align": gold_figures["align"],
+            "baseline": {group: _strip(f) for group, f in gold_figures["baseline"].items()},
+        },
+        "synthetic": {"base": SYNTHETIC_BASE, "align": synthetic["align"],
+                      "baseline": _strip(synthetic["baseline"])},
+    }

@@ -1,0 +1,218 @@
+"""The rule that defines a glossary term, when its entry cites a section.
+
+A glossary entry cites a numbered rule ("See rule 110.5") or a whole section
+or part ("See rule 110, "Permanents."", "See section 4, "Zones.""). A cited
+rule is the term's defining rule as it stands; a cited section is resolved to
+the rule in it that states what the thing is:
+
+1. a rule with a defining sentence for the term: its subject is the term (an
+   article aside, singular or plural) and its verb says what it is ("A
+   permanent is ...", "Tokens are ...", "To cast a spell is ...", ""Attack"
+   means ...", "Un sort est ...");
+2. else the first rule of the section whose text names the term;
+3. else the rule that opens the section (its ``.1``), the section's general
+   statement, for a section that does not name the term in words (a
+   glossary entry "Ante" citing 407 "Ante" whose rules say "ante" -- tier 2;
+   "Legend" citing 205.4 -- already a rule).
+
+Parts ("section 4") are resolved like sections over every rule of the part,
+with tiers 2 and 3 read from the part's ``N00`` "General" section only.
+Tier 1 is tried over every cited section before tiers 2-3 are used for any,
+so "Ability" (citing 112 and part 6) gets 112's rule, not one from each.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from ..rdf.concepts import _OBSOLETE, _norm
+
+_WORD = re.compile(r"[a-zà-ÿ0-9]+", re.IGNORECASE)
+_ARTICLES = {"a", "an", "the", "un", "une", "le", "la", "les", "l", "des"}
+# what follows the subject of a defining sentence
+_VERBS = (
+    ("is",), ("are",), ("was",), ("were",), ("can", "be"), ("may", "be"), ("refers", "to"), ("means",),
+    ("est",), ("sont",), ("peut", "être"), ("désigne",), ("signifie",),
+)
+# a quoted term named as a word: 'the word "instead"', 'refers to a "card,"', 'le terme "permanent"'
+_QUOTED = re.compile(r'\b(?:word|term|keyword|refers? to(?: an?| the)?|mot|terme|référence à(?: une?| la| l\'| le)?)'
+                     r'\s*"\s*([^"]{1,40}?)[\s,.]*"', re.IGNORECASE)
+_PASSIVE = re.compile(r"^\w+(?:ed|é|és|ée|ées)$")
+_DEFINE_VERB = {"is", "means", "est", "signifie"}  # "To cast a spell is ...", "Lancer un sort signifie ..."
+
+
+def _words(text: str) -> list[str]:
+    text = unicodedata.normalize("NFC", text).replace("’", "'")
+    return [_norm(w) for w in _WORD.findall(text)]
+
+
+def term_forms(term: str) -> list[tuple[str, ...]]:
+    """The word sequences a glossary term is written as: itself and, for a
+    comma list ("Control, Controller"), each part; singular forms."""
+    label = _OBSOLETE.sub("", term)
+    parts = [label] + [p for p in re.split(r",\s*", label) if p.strip()]
+    forms = [tuple(_words(p)) for p in parts]
+    return [f for f in dict.fromkeys(forms) if f]
+
+
+def _sentences(text: str) -> list[str]:
+    from ..define import sentences
+
+    return list(sentences(text))
+
+
+@lru_cache(maxsize=1 << 16)  # rule texts recur across editions
+def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
+    """The subjects ``text``'s sentences define: the words before a defining
+    verb (an article aside), and after "To" for "To cast a spell is ..."."""
+    found: set[tuple[str, ...]] = set()
+    for sentence in _sentences(text):
+        words = _words(sentence)
+        if words and words[0] in _ARTICLES:
+            words = words[1:]
+        for i in range(1, min(len(words), 7)):
+            verb = next((v for v in _VERBS if tuple(words[i : i + len(v)]) == v), None)
+            if verb and _PASSIVE.search(" ".join(words[i + len(verb) : i + len(verb) + 1])):
+                break  # "The name of a card is printed ...", "Les terrains sont joués ...": not what it is
+            if verb:
+                subject = tuple(words[:i])
+                found.add(subject)
+                for j, word in enumerate(subject[1:], 1):  # "The name of a card is ..."
+                    if word in ("of", "for", "d", "de", "du"):
+                        found.add(subject[:j])
+                        break
+                break
+        for i, word in enumerate(words):
+            # "... becomes an attacking creature", "Some continuous effects are replacement effects"
+            if word == "become" or word == "becomes" or (word in ("are", "is") and words[:1] == ["some"]):
+                rest = words[i + 1 :]
+                if rest and rest[0] in _ARTICLES:
+                    rest = rest[1:]
+                found.update(tuple(rest[:k]) for k in range(1, min(len(rest), 4) + 1))
+        for quoted in _QUOTED.findall(sentence.replace("“", '"').replace("”", '"').replace("«", '"').replace("»", '"')):
+            found.add(tuple(_words(quoted)))  # Effects that use the word "instead" ...
+        if words[:1] in (["to"], ["pour"]) and _DEFINE_VERB & set(words[2:10]):
+            found.update(tuple(words[1 : 1 + k]) for k in range(1, 6))
+    return frozenset(found)
+
+
+def defines(text: str, forms: list[tuple[str, ...]]) -> bool:
+    """Does one of ``text``'s sentences define a term written as ``forms``?"""
+    subjects = defined_subjects(text)
+    return any(form in subjects for form in forms)
+
+
+def mentions(text: str, forms: list[tuple[str, ...]]) -> bool:
+    words = _words(text)
+    for form in forms:
+        n = len(form)
+        if any(tuple(words[i : i + n]) == form for i in range(len(words) - n + 1)):
+            return True
+    return False
+
+
+class SectionIndex:
+    """An edition's rules by number, by section (``110``) and by part (``1``)."""
+
+    def __init__(self, edition):
+        self.rules = {r.number: r for r in edition.rules}
+        self.sections = {s.number for s in edition.sections}
+        self.parts = {p.number for p in edition.parts}
+        self.by_section: dict[str, list] = {}
+        for rule in edition.rules:
+            self.by_section.setdefault(rule.number.split(".", 1)[0], []).append(rule)
+
+    def in_ref(self, ref: str) -> tuple[list, list]:
+        """(rules searched for a defining sentence, rules for tiers 2-3)."""
+        if re.fullmatch(r"\d{3}", ref) and (ref in self.sections or ref in self.by_section):
+            rules = [r for r in self.by_section.get(ref, []) if "." in r.number]
+            return rules, rules
+        if re.fullmatch(r"\d", ref) and (ref in self.parts or f"{ref}00" in self.by_section):
+            rules = [r for s, rs in sorted(self.by_section.items()) if s[:1] == ref and len(s) == 3
+                     for r in rs if "." in r.number]
+            general = [r for r in self.by_section.get(f"{ref}00", []) if "." in r.number]
+            return rules, general
+        return [], []
+
+
+def defining_rules(index: SectionIndex, term: str, refs: list[str]) -> list[str]:
+    """The numbers of the rules that define ``term`` among what its glossary
+    entry cites (``refs``): cited rules as they are, cited sections resolved."""
+    found = [ref for ref in refs if ref in index.rules]
+    sections = [ref for ref in refs if ref not in index.rules]
+    if not sections:
+        return found
+    forms = term_forms(term)
+    resolved: list[str] = []
+    for ref in sections:
+        searched, _ = index.in_ref(ref)
+        hit = next((r.number for r in searched if defines(r.text, forms)), None)
+        if hit:
+            resolved.append(hit)
+    if not resolved and not found:
+        for ref in sections:
+            _, general = index.in_ref(ref)
+            hit = next((r.number for r in general if r.number[-1].isdigit() and mentions(r.text, forms)), None)
+            hit = hit or next((r.number for r in general if mentions(r.text, forms)), None)
+            hit = hit or next((r.number for r in general), None)
+            if hit:
+                resolved.append(hit)
+                break
+    return list(dict.fromkeys(found + resolved))
+
+
+def coverage(editions) -> dict:
+    """Over every edition x glossary entry citing a rule or section: how many
+    cite a rule or section the edition has, how many the cited numbers alone
+    define (the rule cited exists), and how many get a defining rule here."""
+    entries = citing = cited_rule = defined = 0
+    by_kind = {"cited-rule": 0, "defining-sentence": 0, "names-it": 0, "opens-section": 0}
+    missing: list[str] = []
+    for edition in editions:
+        index = SectionIndex(edition)
+        for entry in edition.glossary:
+            if not entry.refs:
+                continue
+            entries += 1
+            exists = [ref for ref in entry.refs if ref in index.rules or index.in_ref(ref)[0]]
+            citing += bool(exists)
+            direct = any(ref in index.rules for ref in entry.refs)
+            cited_rule += direct
+            found = defining_rules(index, entry.term, entry.refs)
+            defined += bool(found)
+            if found:
+                forms = term_forms(entry.term)
+                first = index.rules[found[-1]]
+                kind = ("cited-rule" if direct else "defining-sentence" if defines(first.text, forms)
+                        else "names-it" if mentions(first.text, forms) else "opens-section")
+                by_kind[kind] += 1
+            elif exists:
+                missing.append(f"{edition.id} {entry.term}")
+    share = lambda n: round(n / citing, 4) if citing else 0.0  # noqa: E731
+    return {"editions": sum(1 for e in editions if e.glossary), "entries_citing": entries,
+            "citing_existing": citing, "cited_rule_only": cited_rule, "cited_rule_only_share": share(cited_rule),
+            "defined": defined, "defined_share": share(defined), "by_kind": by_kind, "missing": missing}
+
+
+def sentence_definitions(edition, labels: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(concept key, rule number) for every rule of an edition without a
+    glossary (the French texts, a site's pages) with a defining sentence for a
+    concept, read through the concept's labels in the edition's language
+    ("Un sort est une carte sur la pile." defines spell; "Le propriétaire d'un
+    sort est ..." defines owner). ``labels``: concept key -> labels in that
+    language. Only defining sentences count (tier 1): with no glossary entry
+    there is no cited section to fall back on."""
+    forms: dict[tuple[str, ...], str] = {}
+    for key, values in labels.items():
+        for label in values:
+            for form in term_forms(label):
+                forms.setdefault(form, key)
+    found: list[tuple[str, str]] = []
+    for rule in edition.rules:
+        for subject in defined_subjects(rule.text):
+            key = forms.get(subject)
+            if key and (key, rule.number) not in found:
+                found.append((key, rule.number))
+    return found

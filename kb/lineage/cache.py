@@ -1,0 +1,100 @@
+"""The lineages of a set of editions, cached on disk by what they were computed from.
+
+Aligning the 127 complete English editions takes about 10 s; a rebuild from the
+same texts (the usual case) reads them back in well under a second. The key is a
+digest of the alignment code (every module of :mod:`kb.align`) and of each
+edition's content (id, date, parts, sections, rules with their examples,
+glossary), so a changed text or matcher recomputes. The cache is JSON (not
+pickle: nothing in a cache directory gets to run code) in
+``$RULEKB_CACHE/lineages`` beside the reasoning cache; the newest few are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from ingest.model import Edition
+
+from ..json_cache import cache_folder, code_digest, write_json
+from ..align import Alignment, Lineage, Lineages, Pair, lineages
+
+KEEP = 4  # cached sets kept (a corpus, and a few variants of it)
+
+
+def cached_lineages(editions: list[Edition], progress: Callable[[str], None] | None = None,
+                    cache: Path | None = None) -> tuple[Lineages, bool]:
+    """``kb.align.lineages(editions)``, from the cache when it has them; and whether it did."""
+    folder = cache or _cache_dir()
+    path = folder / f"{digest(editions)}.json"
+    try:
+        found = from_json(json.loads(path.read_text(encoding="utf-8")))
+        os.utime(path)  # recently used: kept longest
+        return found, True
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    found = lineages(editions, progress=progress)
+    _write(folder, path, to_json(found))
+    return found, False
+
+
+def digest(editions: list[Edition]) -> str:
+    h = hashlib.sha256(code_digest("kb.align").encode())
+    for edition in editions:
+        fields = [edition.id, edition.language, str(edition.effective_date), str(edition.partial)]
+        fields += [f"{p.number}\x1e{p.title}" for p in edition.parts]
+        fields += [f"{s.number}\x1e{s.title}" for s in edition.sections]
+        fields += [f"{r.number}\x1e{r.text}\x1e{r.parent}\x1e{r.order}\x1e" + "\x1e".join(r.examples)
+                   for r in edition.rules]
+        fields += [f"{g.term}\x1e{g.definition}" for g in edition.glossary]
+        h.update("\x1f".join(fields).encode("utf-8", "surrogatepass") + b"\x1d")
+    return h.hexdigest()[:32]
+
+
+# an unchanged pair is stored as its number alone (the other 90 % of a corpus's pairs)
+_SAME = ("unchanged", 1.0, "identical", "")
+
+
+def _pair_json(p: Pair):
+    if p.old == p.new and (p.kind, p.similarity, p.evidence, p.detail) == _SAME:
+        return p.old
+    return [p.old, p.new, p.kind, p.similarity, p.evidence, p.detail]
+
+
+def _pair(raw) -> Pair:
+    return Pair(raw, raw, *_SAME) if isinstance(raw, str) else Pair(*raw)
+
+
+def to_json(found: Lineages) -> dict:
+    return {
+        "editions": found.editions,
+        "lineages": [[l.id, l.language, list(l.numbers.items()), l.split_from, l.merged_into]
+                     for l in found.lineages.values()],
+        "alignments": [{"old": a.old, "new": a.new, "sections": a.sections,
+                        "pairs": [_pair_json(p) for p in a.pairs]}
+                       for a in found.alignments],
+    }
+
+
+def from_json(raw: dict) -> Lineages:
+    found: dict[str, Lineage] = {}
+    by_rule: dict[tuple[str, str], str] = {}
+    for lid, language, numbers, split_from, merged_into in raw["lineages"]:
+        found[lid] = Lineage(lid, language, dict(numbers), [tuple(x) for x in split_from],
+                             [tuple(x) for x in merged_into])
+        for edition, number in numbers:
+            by_rule[(edition, number)] = lid
+    alignments = [Alignment(a["old"], a["new"], [_pair(p) for p in a["pairs"]], a["sections"])
+                  for a in raw["alignments"]]
+    return Lineages(raw["editions"], found, by_rule, alignments)
+
+
+def _cache_dir() -> Path:
+    return cache_folder("lineages")
+
+
+def _write(folder: Path, path: Path, raw: dict) -> None:
+    write_json(folder, path, raw, KEEP)

@@ -1,0 +1,111 @@
+"""Lineages and changes between consecutive editions -> RDF quads (graph/lineage).
+
+:func:`kb.align.lineages` chains the complete editions of each language; this
+module puts what it found into the KB, in a named graph of its own so that an
+edition's graph stays about one edition::
+
+    <lineage/en/2003-07-01/200.5a> a rk:Lineage ; rdfs:label "200.5a → 111.2 → 112.2" ;
+        rk:splitFrom <lineage/...> ; rk:mergedInto <lineage/...> .
+    <edition/en/2009-07-08/rule/111.2> rk:lineage <lineage/en/2003-07-01/200.5a> ;
+        rk:previousVersion <edition/en/2009-05-01/rule/200.5a> ;
+        rk:nextVersion <edition/en/2009-07-11/rule/111.2> .
+    <change/en/2009-07-08/200.5a..111.2> a rk:Change ; rk:changeKind "modified" ;
+        rk:changeDetail "terminology" ; rk:similarity 0.9412 ;
+        rk:fromEdition <edition/en/2009-05-01> ; rk:toEdition <edition/en/2009-07-08> ;
+        rk:fromRule <edition/en/2009-05-01/rule/200.5a> ; rk:toRule <edition/en/2009-07-08/rule/111.2> .
+
+Version links follow the lineages (so a rule has at most one previous and one
+next version); a change is made for every pair of an alignment except the
+unchanged ones (a rule split off another has an ``added`` and a ``split``
+change; a rule merged into another a ``removed`` and a ``merged`` one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pyoxigraph as ox
+from rdflib.namespace import RDF, RDFS, XSD
+
+from ..align import Lineages
+from ..align.model import UNCHANGED
+from .iris import Minter
+from .vocab import RK
+
+GRAPH_NAME = "lineage"
+
+TYPE = ox.NamedNode(str(RDF.type))
+LABEL = ox.NamedNode(str(RDFS.label))
+XSD_DECIMAL = ox.NamedNode(str(XSD.decimal))
+C = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
+    "Lineage", "Change", "lineage", "previousVersion", "nextVersion", "splitFrom", "mergedInto",
+    "changeKind", "changeDetail", "similarity", "fromRule", "toRule", "fromEdition", "toEdition",
+)}
+
+
+def label(numbers: dict[str, str]) -> str:
+    """The numbers a lineage had, in order, each once: "200.5a → 111.2 → 112.2"."""
+    seen: list[str] = []
+    for number in numbers.values():
+        if not seen or seen[-1] != number:
+            seen.append(number)
+    return " → ".join(seen)
+
+
+def lineage_quads(found: Lineages, mint: Minter, graph: str | None = None) -> Iterator[ox.Quad]:
+    """Every lineage, its versions' links and the changes between consecutive editions."""
+    g = ox.NamedNode(graph or mint.graph(GRAPH_NAME))
+    lineage_of = {lid: ox.NamedNode(mint.lineage(lid)) for lid in found.lineages}
+    rules: dict[str, str] = {}  # edition id -> IRI prefix of its rules
+
+    def rule(edition: str, number: str) -> ox.NamedNode:
+        prefix = rules.get(edition)
+        if prefix is None:
+            prefix = rules[edition] = mint.rule(edition, "")
+        return ox.NamedNode(prefix + number)
+
+    for lid, lineage in found.lineages.items():
+        node = lineage_of[lid]
+        yield ox.Quad(node, TYPE, C["Lineage"], g)
+        yield ox.Quad(node, LABEL, ox.Literal(label(lineage.numbers)), g)
+        for other, _ in lineage.split_from:
+            if other in lineage_of:
+                yield ox.Quad(node, C["splitFrom"], lineage_of[other], g)
+        for other, _ in lineage.merged_into:
+            if other in lineage_of:
+                yield ox.Quad(node, C["mergedInto"], lineage_of[other], g)
+        previous = None
+        for edition, number in lineage.numbers.items():
+            version = rule(edition, number)
+            yield ox.Quad(version, C["lineage"], node, g)
+            if previous is not None:
+                yield ox.Quad(version, C["previousVersion"], previous, g)
+                yield ox.Quad(previous, C["nextVersion"], version, g)
+            previous = version
+
+    for alignment in found.alignments:
+        old_ed, new_ed = ox.NamedNode(mint.edition(alignment.old)), ox.NamedNode(mint.edition(alignment.new))
+        for pair in alignment.pairs:
+            if pair.kind == UNCHANGED:
+                continue
+            change = ox.NamedNode(mint.change(alignment.new, pair.old, pair.new))
+            yield ox.Quad(change, TYPE, C["Change"], g)
+            yield ox.Quad(change, C["changeKind"], ox.Literal(pair.kind), g)
+            if pair.detail:
+                yield ox.Quad(change, C["changeDetail"], ox.Literal(pair.detail), g)
+            yield ox.Quad(change, C["similarity"], decimal(pair.similarity), g)
+            yield ox.Quad(change, C["fromEdition"], old_ed, g)
+            yield ox.Quad(change, C["toEdition"], new_ed, g)
+            if pair.old is not None:
+                yield ox.Quad(change, C["fromRule"], rule(alignment.old, pair.old), g)
+            if pair.new is not None:
+                yield ox.Quad(change, C["toRule"], rule(alignment.new, pair.new), g)
+
+
+def decimal(value: float) -> ox.Literal:
+    """A similarity as an xsd:decimal with four places, clamped to 0..1."""
+    return ox.Literal(f"{min(max(value, 0.0), 1.0):.4f}", datatype=XSD_DECIMAL)
+
+
+def change_count(found: Lineages) -> int:
+    return sum(1 for alignment in found.alignments for pair in alignment.pairs if pair.kind != UNCHANGED)

@@ -1,0 +1,2 @@
+"""Tests of ingest (shared fixtures: tests/conftest.py, helpers: tests/helpers.py).
+"""

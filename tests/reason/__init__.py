@@ -1,0 +1,2 @@
+"""Tests of kb.reason (shared fixtures: tests/conftest.py, helpers: tests/helpers.py).
+"""
