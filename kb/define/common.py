@@ -128,7 +128,8 @@ class Reader:
       ``START_REJECT``: sentences that define nothing;
     - :meth:`_prepare` (typos of the source), :meth:`_trim` (leads and the final stop),
       :meth:`_after_default`, and the readers proper: :meth:`_members` (a list of
-      members), :meth:`_clauses` and :meth:`_clause`.
+      members), :meth:`_clauses`, and the clause readers :meth:`_clause` tries in turn
+      (``_role``, ``_passive_role``, ``_creator_role``, ``_identity``, ``_copula``).
     """
 
     UNLESS: re.Pattern
@@ -179,5 +180,10 @@ class Reader:
     def _clauses(self, s: str) -> list[str]:
         raise NotImplementedError
 
-    def _clause(self, clause: str, qualifier: str) -> list[tuple]:
-        raise NotImplementedError
+    def _clause(self, c: str, qualifier: str) -> list[tuple]:
+        """A copular clause: the first of the language's clause readers that reads it."""
+        for reader in (self._role, self._passive_role, self._creator_role, self._identity, self._copula):
+            found = reader(c, qualifier)
+            if found is not None:
+                return found
+        return []

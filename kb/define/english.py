@@ -105,13 +105,6 @@ class _English(Reader):
 
     # -- copular clauses -----------------------------------------------------
 
-    def _clause(self, c: str, qualifier: str) -> list[tuple]:
-        for reader in (self._role, self._passive_role, self._creator_role, self._identity, self._copula):
-            found = reader(c, qualifier)
-            if found is not None:
-                return found
-        return []
-
     def _role(self, c: str, qualifier: str) -> list[tuple] | None:
         """ "A spell's controller is ...", "The owner of a card in the game is ..." """
         m = re.match(r"^(?:A|An) (.+?)'s (owner|controller) is(?:, by default,)? (.+)$", c, re.I) or re.match(

@@ -227,13 +227,6 @@ class _French(Reader):
 
     # -- copular clauses -----------------------------------------------------
 
-    def _clause(self, c: str, qualifier: str) -> list[tuple]:
-        for reader in (self._role, self._passive_role, self._creator_role, self._identity, self._copula):
-            found = reader(c, qualifier)
-            if found is not None:
-                return found
-        return []
-
     def _creator_role(self, c: str, qualifier: str) -> list[tuple] | None:
         """ "Le joueur qui crée un jeton est son propriétaire." """
         m = re.match(r"^Le joueur qui crée (?:un|une) (.+?) est son (propriétaire|contrôleur)$", c)

@@ -190,3 +190,13 @@ def parse(path: str) -> tuple[str, dict] | None:
             return None
         return kind, parts
     return None
+
+
+def rk_nodes(names) -> dict:
+    """rk: terms as pyoxigraph nodes by local name, for the modules that write quads (a
+    misspelt name is an error of the closed vocabulary, kb.rdf.vocab)."""
+    import pyoxigraph as ox
+
+    from .vocab import RK
+
+    return {name: ox.NamedNode(str(getattr(RK, name))) for name in names}

@@ -29,18 +29,17 @@ from rdflib.namespace import RDF, RDFS, XSD
 
 from ..align import Lineages
 from ..align.model import UNCHANGED
-from .iris import Minter
-from .vocab import RK
+from .iris import Minter, rk_nodes
 
 GRAPH_NAME = "lineage"
 
 TYPE = ox.NamedNode(str(RDF.type))
 LABEL = ox.NamedNode(str(RDFS.label))
 XSD_DECIMAL = ox.NamedNode(str(XSD.decimal))
-C = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
+C = rk_nodes((
     "Lineage", "Change", "lineage", "previousVersion", "nextVersion", "splitFrom", "mergedInto",
     "changeKind", "changeDetail", "similarity", "fromRule", "toRule", "fromEdition", "toEdition",
-)}
+))
 
 
 def label(numbers: dict[str, str]) -> str:

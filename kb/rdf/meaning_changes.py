@@ -21,17 +21,16 @@ from rdflib.namespace import RDF, RDFS
 
 from ingest.model import Edition
 
-from .iris import Minter
+from .iris import Minter, rk_nodes
 from ..json_cache import code_digest, write_json
 from ..lineage.cache import digest as editions_digest
 from ..reason.backends import cache_dir
-from .vocab import RK
 
 TYPE, COMMENT = ox.NamedNode(str(RDF.type)), ox.NamedNode(str(RDFS.comment))
-T = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
+T = rk_nodes((
     "MeaningChange", "changedConcept", "definitionAspect", "meaningChangeKind", "severity", "fromEdition",
     "toEdition", "definedIn", "redefinedIn", "addedMember", "removedMember",
-)}
+))
 
 
 def consecutive(editions: dict[str, Edition], pairs: list[tuple[str, str]],

@@ -20,16 +20,15 @@ from collections.abc import Callable, Iterable, Iterator
 import pyoxigraph as ox
 from rdflib.namespace import RDF, RDFS, XSD
 
-from .iris import Minter
-from .vocab import RK
+from .iris import Minter, rk_nodes
 
 TYPE = ox.NamedNode(str(RDF.type))
 COMMENT = ox.NamedNode(str(RDFS.comment))
 BOOLEAN = ox.NamedNode(str(XSD.boolean))
-T = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
+T = rk_nodes((
     "Statement", "InferredStatement", "statedIn", "aboutConcept", "aspect", "value", "member",
     "valueConcept", "qualifier", "negated", "sentence", "derivedFrom", "reasoner", "inEdition",
-)}
+))
 
 
 def _bool(value: bool) -> ox.Literal:

@@ -40,19 +40,18 @@ from rdflib.namespace import RDF, XSD
 
 from ingest.model import Edition
 
-from .iris import Minter
+from .iris import Minter, rk_nodes
 from ..json_cache import cache_folder, code_digest, write_json
-from .vocab import RK
 
 GRAPH_NAME = "translation"
 KEEP = 200  # cached French texts kept (a corpus has about thirty)
 
 TYPE = ox.NamedNode(str(RDF.type))
 XSD_DECIMAL = ox.NamedNode(str(XSD.decimal))
-C = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
+C = rk_nodes((
     "TranslationFinding", "translationOf", "baseEdition", "baseScore", "runnerUpEdition", "runnerUpScore",
     "findingKind", "frEdition", "usEdition", "frRule", "usRule", "baseRule", "frValue", "usValue",
-)}
+))
 
 
 def translations(editions: list[Edition], chained, progress: Callable[[str], None] | None = None,
