@@ -376,3 +376,76 @@ def add_edition(source: str, location: str | None, reasoner: str = "auto", repor
     if store.local_root is None:
         raise BuildError("--add works on an embedded store (a directory), not a SPARQL endpoint")
     return add(source, store, reasoner=reasoner, reporter=reporter)
+
+
+# -- what the front-ends also need (each one line over its package) -------------------------
+
+
+def searcher(store):
+    """The store's ranked search (:class:`kb.search.engine.Searcher`), opened once per build."""
+    from .search.engine import searcher_for
+
+    return searcher_for(store)
+
+
+def search_weights() -> dict:
+    """The fused ranking's weights (:mod:`kb.search.rank`), as ``rulekb bench search`` reports them."""
+    from .search.rank import weights
+
+    return weights()
+
+
+def snippet_segments(snippet: str) -> list[tuple[str, bool]]:
+    """A search snippet's pieces, each marked or not (the words that matched)."""
+    from .search.engine import segments
+
+    return segments(snippet)
+
+
+def is_heading_number(number: str) -> bool:
+    """A section (``601``) or part (``6``) number where a rule number is expected."""
+    from .sections import is_heading_number as heading
+
+    return heading(number)
+
+
+def rule_in_force_from(store, resolution, number: str, wordings) -> dict:
+    """:func:`rule_in_force` from the rule's wordings already read (the rule page has them)."""
+    from .timeline import answers
+
+    return answers.in_force(store, resolution, number, found=wordings)
+
+
+def change_counts(store) -> dict:
+    """What each edition changed, counted by kind (the timelines and the editions feed)."""
+    from .timeline import effects
+
+    return effects.change_counts(store)
+
+
+def edition_effects(store, edition: str) -> dict:
+    """What one edition changed: added, removed, renumbered, reworded, meaning changes."""
+    from .timeline import effects
+
+    return effects.edition_effects(store, edition)
+
+
+def glossary_definition_coverage(editions) -> dict:
+    """The share of edition x glossary term given a defining rule (``rulekb bench glossary-definitions``)."""
+    from .define.defining import coverage
+
+    return coverage(editions)
+
+
+def footprint(store, top: int = 20) -> dict:
+    """What a store holds: quads per graph and predicate, bytes, bytes per quad."""
+    from .footprint import measure
+
+    return measure(store, top=top)
+
+
+def same_answers(old, new) -> dict:
+    """Every named query and QC check run on two stores, rows compared."""
+    from .footprint import compare_answers
+
+    return compare_answers(old, new)

@@ -20,16 +20,21 @@ EXCEPTIONS = {
                               "the translator's worklist by section: presentation both front-ends share"),
     "kb.translate.lexicon": (("kb/cli/translate_commands.py",), "`rulekb lexicon`'s CSV and TBX writers"),
     "kb.rdf.iris": (("kb/cli/", "kb/web/"), "the IRI shapes the pages route by, the base IRI the CLI passes on"),
-    "kb.store.queries": (("kb/cli/kb_commands.py", "kb/web/editor.py"),
+    "kb.store.queries": (("kb/cli/kb_commands.py", "kb/web/editor.py", "kb/web/killable.py"),
                          "the named-query registry `rulekb query` and the editor list"),
     "kb.store.describe": (("kb/web/resources.py",), "the RDF a dereferenced IRI serves"),
     "kb.store.void": (("kb/web/resources.py",), "the VoID description /void serves"),
-    "kb.store.kind": (("kb/web/editor.py", "kb/web/sparql_results.py"),
+    "kb.store.kind": (("kb/web/editor.py", "kb/web/sparql_results.py", "kb/web/killable.py"),
                       "bind_values and the RDF formats of the SPARQL protocol"),
     "kb.store.embedded": (("kb/web/query_pool.py",), "a query worker process opens the embedded store itself"),
     "kb.lineage.history": (("kb/cli/kb_commands.py", "kb/web/rule_page.py"),
                            "the periods and word diff `rulekb history` and the rule page display"),
     "kb.define.ask": (("kb/web/concept_pages.py",), "a type annotation only (TYPE_CHECKING)"),
+    "kb.consistency.report": (("kb/cli/consistency_commands.py",), "`rulekb consistency --report`'s md/html writer"),
+    "kb.progress": (("kb/cli/output.py",), "the stage reporter the CLI implements (bars on a terminal, lines otherwise)"),
+    "kb.timeline.svg": (("kb/web/",), "the SVG timelines the pages draw: presentation"),
+    "kb.timeline.feeds": (("kb/web/timeline_pages.py",), "the Atom documents the feeds serve: presentation"),
+    "kb.timeline.effects": (("kb/web/timeline_pages.py",), "the labels and one-line summaries of an edition's effects"),
 }
 
 

@@ -160,7 +160,7 @@ def bench_glossary_definitions(
 
     from ingest.parse import parse_many
 
-    from ..define.defining import coverage
+    from ..service import glossary_definition_coverage as coverage
 
     root = Path(corpus) if corpus else corpus_dir()
     if root is None or not (root / "en").is_dir():
@@ -415,8 +415,8 @@ def bench_search_command(
     index size and build time."""
     from pathlib import Path
 
-    from ..search import evaluate
-    from ..search.engine import searcher_for
+    from ..bench import search as evaluate
+    from ..service import searcher as searcher_for
 
     with errors_as_exit_codes():
         questions = evaluate.load_gold(Path(gold) if gold else evaluate.GOLD)
@@ -424,7 +424,7 @@ def bench_search_command(
         searcher.search("warm up the analyzers and concept matcher")
         figures = evaluate.run(searcher, questions)
         figures["index"] = evaluate.index_figures(searcher)
-        from ..search.rank import weights
+        from ..service import search_weights as weights
 
         figures["weights"] = weights()
         if cold:
@@ -477,7 +477,7 @@ def bench_timeline_command(
 ) -> None:
     """Rules over time on a built store: rule-as-of, rules-changed-between, a rule's history from
     the stored wordings beside the per-edition rule-history (ratio in the same run), wordings stored."""
-    from ..timeline.bench import bench_timeline
+    from ..bench.timeline import bench_timeline
 
     with errors_as_exit_codes():
         figures = bench_timeline(_store(store), repeat=repeat)
@@ -511,7 +511,7 @@ def bench_consistency_command(
     findings and recall on the gold list."""
     import sys
 
-    from ..consistency.bench import run
+    from ..bench.consistency import run
 
     root = corpus_dir()
     if root is None:

@@ -18,7 +18,7 @@ def bench_footprint(
     format: Format = FormatOption,
 ) -> None:
     """Quads per kind of graph and per predicate, bytes on disk, bytes per quad, quads per edition."""
-    from ..footprint import measure
+    from ..service import footprint as measure
 
     with errors_as_exit_codes():
         figures = measure(_store(store), top=top)
@@ -41,7 +41,7 @@ def bench_answers(
     format: Format = FormatOption,
 ) -> None:
     """Run every named query and QC check with its example parameters on two stores; exit 1 if any answer differs."""
-    from ..footprint import compare_answers
+    from ..service import same_answers as compare_answers
 
     with errors_as_exit_codes():
         found = compare_answers(_store(old), _store(new))

@@ -37,7 +37,7 @@ def search(
 def print_results(data: dict) -> None:
     from rich.text import Text
 
-    from ..search.engine import segments
+    from ..service import snippet_segments as segments
 
     if not data["results"]:
         stdout.print(f"no rules found for {data['query']!r} in {data['edition']}", markup=False, highlight=False)

@@ -99,7 +99,7 @@ class LabelMatcher:
     """The concepts a question names, by their labels: the build's matcher
     (:class:`kb.rdf.concepts.Matcher`, which found each rule's ``rk:mentions``) over
     the labels the index keeps, without importing the RDF layers (a cold
-    ``rulekb search`` stays fast). ``tests/test_search.py`` checks they agree."""
+    ``rulekb search`` stays fast). ``tests/search/test_search.py`` checks they agree."""
 
     def __init__(self, labels: dict[str, list[str]]):  # concept key -> labels of one language
         self.index: dict[tuple[str, ...], str] = {}

@@ -112,7 +112,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
     an edition id, ``all`` (every English edition, one hit per lineage) or ``fr``
     (the French texts). A question the KB answers by definition shows the answer first."""
     from .. import service
-    from ..search.engine import segments as marked_segments
+    from ..service import snippet_segments as marked_segments
     from .markup import Segment
 
     store = ctx.store

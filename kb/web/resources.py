@@ -32,7 +32,6 @@ from .context import WebContext
 from .errors import WebError, error_response
 from .html import page
 from .missing import not_found
-from ..store.embedded import EmbeddedStore
 
 VOID_DEADLINE = 300.0  # seconds the VoID count may take (once per build) before its worker is killed
 
@@ -173,7 +172,7 @@ class Resources:
         return self._void.get(self.ctx.store, self.ctx.limits.timeout)
 
     def _void_statistics(self) -> list[void.GraphInfo]:
-        if isinstance(self.ctx.store, EmbeddedStore):
+        if self.ctx.store.local_root is not None:
             return killable.run_call(self.ctx, "void", timeout=max(VOID_DEADLINE, self.ctx.limits.timeout))
         return void.statistics(self.ctx.store)  # a remote store: its timeout bounds each query
 
@@ -278,7 +277,7 @@ _RULE_AS_HEADING = re.compile(r"edition/([a-z]{2}/[\w.-]+)/rule/(\d{3}|\d)")
 
 def _section_iri(ctx, parts: dict) -> str | None:
     """The section (or part) IRI when a rule IRI's number is a section's of that edition."""
-    from ..sections import is_heading_number
+    from ..service import is_heading_number
     from ..service import run
 
     number, edition = parts.get("number", ""), parts.get("edition", "")

@@ -66,13 +66,14 @@ def _in_time(ctx: WebContext, entry: dict, values: dict) -> dict:
     """Where this version stands in time (kb.timeline): the edition's dates, the wording's
     interval in force, what superseded it and the current version; the SVG of the rule's
     wordings; schema.org Legislation JSON-LD. From the wordings history_view already read."""
-    from ..timeline import answers, svg
+    from .. import service
+    from ..timeline import svg
     from .timeline_pages import known
 
     timeline = known(ctx.store)
     resolution = timeline.resolve(values["edition"])
     wordings = values.get("wordings") or []
-    status = answers.in_force(ctx.store, resolution, values["number"], found=wordings)
+    status = service.rule_in_force_from(ctx.store, resolution, values["number"], wordings)
     newest = timeline.order.get(entry["language"], [])
     drawing = svg.wordings_timeline(wordings, newest[-1].effective_date if newest else None,
                                     status["wording"]["first"] if status["wording"] else None)

@@ -43,7 +43,7 @@ def known(store):
 
 def counts(store) -> dict:
     """Every edition's change counts, kept per build (one query over every change)."""
-    return catalog.per_build(store, "change-counts", lambda: effects.change_counts(store))
+    return catalog.per_build(store, "change-counts", lambda: service.change_counts(store))
 
 
 def resolve(ctx: WebContext, name: str | None, as_of: str | None = None):
@@ -97,7 +97,7 @@ def routes(ctx: WebContext) -> list[Route]:
         as_json = _wants_json(request, path) or request.url.path.startswith(ctx.root + "api/")
         name = path[: -len(".json")] if path.endswith(".json") else path
         resolution = await anyio.to_thread.run_sync(resolve, ctx, name)
-        data = await anyio.to_thread.run_sync(effects.edition_effects, ctx.store, resolution.edition)
+        data = await anyio.to_thread.run_sync(service.edition_effects, ctx.store, resolution.edition)
         data["resolved"] = resolution.to_dict()
         if as_json:
             return JSONResponse(data)

@@ -19,7 +19,7 @@ from kb.errors import KBError, NotFound
 from kb.timeline.editions import BadDate, FutureDate, Known, Timeline, parse_date
 from kb.timeline.wordings import runs
 
-from .helpers import run_cli
+from ..helpers import run_cli
 
 TODAY = dt.date(2026, 12, 1)
 INVENTED = Timeline([

@@ -14,7 +14,7 @@ import pytest
 
 from kb import service
 
-from .helpers import http as fetch
+from ..helpers import http as fetch
 
 
 def raw(root: str, path: str, accept: str = "text/html"):

@@ -18,7 +18,7 @@ from kb.web.app import create_app
 from kb.web.guard import guarded
 from kb.web.headers import CSP
 
-from .helpers import WebServer, http
+from ..helpers import WebServer, http
 from .test_web_attacks import assert_alive
 
 COUNT_CROSS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"

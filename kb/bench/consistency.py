@@ -66,7 +66,7 @@ def run(sources: list[str], repeat: int = 3, cold: bool = True, progress=None) -
     from kb.rdf.concepts import KeyIndex, add_ontology_labels, collect
     from kb.rdf.lexicon import ontology_labels
 
-    from . import store
+    from ..consistency import store
 
     parsed = parse_many(sources)
     editions, _ = choose_editions(parsed.editions)

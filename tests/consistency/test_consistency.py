@@ -9,7 +9,7 @@ import pytest
 
 from ingest.model import Edition, GlossaryEntry, Heading, ParseWarning, Rule
 from kb.consistency import check, notes, to_json
-from kb.consistency.bench import places, score
+from kb.bench.consistency import places, score
 from kb.consistency.store import place_iri
 from kb.rdf.iris import Minter, parse
 
@@ -125,7 +125,7 @@ def test_corpus_judged_and_gold(corpus):
     """Every gold finding found, every judged finding of the three editions judged, and
     the precision per kind at least 0.9, on the real texts."""
     from ingest.parse import parse_file
-    from kb.consistency.bench import DATA, read_tsv
+    from kb.bench.consistency import DATA, read_tsv
 
     judged, gold = read_tsv(DATA / "consistency_judged.tsv"), read_tsv(DATA / "consistency_gold.tsv")
     assert len(gold) >= 15 and len({r["kind"] for r in gold}) >= 5
@@ -191,9 +191,9 @@ def test_cli_on_a_draft_file_and_bad_input(tmp_path):
     import json as _json
     from pathlib import Path
 
-    from .helpers import run_cli
+    from ..helpers import run_cli
 
-    draft = Path(__file__).parent / "fixtures" / "invented-cr-2030-05-05.txt"
+    draft = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
     result = run_cli("consistency", str(draft), "--reasoner", "none", "--format", "json")
     assert result.returncode == 0, result.stderr
     data = _json.loads(result.stdout)

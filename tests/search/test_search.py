@@ -19,9 +19,9 @@ from kb.search import analysis
 from kb.search.engine import SearchError, searcher_for, segments, snippet
 from kb.search.understand import understand
 
-from .helpers import WebServer, http, run_cli
+from ..helpers import WebServer, http, run_cli
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 SOURCES = [str(FIXTURES / "search"), str(FIXTURES / "translate" / "widget-fr-2030-05-05.txt")]
 NEW, OLD = "en/2041-01-01", "en/2040-01-01"
 

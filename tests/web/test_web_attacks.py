@@ -25,7 +25,7 @@ from kb.web.app import create_app
 from kb.web.query_pool import Request as PoolRequest
 from kb.web.sparql_check import MAX_DEPTH, MAX_OPERATORS, check, prescan, ProtocolError
 
-from .helpers import WebServer, http
+from ..helpers import WebServer, http
 
 ALIVE_LATENCIES: list[float] = []  # seconds ASK {} took after each attack (for the closing figures)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-GOLD = Path(__file__).parent / "data" / "search_gold.tsv"
+GOLD = Path(__file__).parents[1] / "data" / "search_gold.tsv"
 COLUMNS = ["id", "lang", "edition", "question", "rules", "note"]
 ENGLISH_EDITION = "en/2026-01-16"
 RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")

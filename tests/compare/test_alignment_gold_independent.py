@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kb.bench.align_eval import GOLD, load_editions, load_gold, verify
 
-INDEPENDENT = Path(__file__).parent / "data" / "alignment_gold_2009_independent.tsv"
+INDEPENDENT = Path(__file__).parents[1] / "data" / "alignment_gold_2009_independent.tsv"
 ROWS = load_gold(INDEPENDENT)
 
 

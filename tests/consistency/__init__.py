@@ -1,0 +1,2 @@
+"""Tests of kb.consistency (shared fixtures: tests/conftest.py, helpers: tests/helpers.py).
+"""
