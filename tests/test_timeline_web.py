@@ -134,3 +134,22 @@ def test_home_page_draws_every_edition(timeline_web):
     svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert svg.count('class="rules"') == 4  # one bar per complete edition
     assert 'href="/effects/en/2009-10-01"' in svg
+
+
+@pytest.mark.parametrize("path, target", [
+    ("diff?old=en@2009-08-01&new=en/latest", "/diff?old=en%2F2009-07-11&new=en%2F2010-02-01"),
+    ("contradictions?old=en/latest&new=en/2010-02-01", "/contradictions?old=en%2F2010-02-01&new=en%2F2010-02-01"),
+    ("search?q=owner&edition=en@2009-12-01", "/search?q=owner&edition=en%2F2009-10-01"),
+])
+def test_edition_parameters_take_aliases_and_dates(timeline_web, path, target):
+    status, headers, _ = raw(timeline_web, path)
+    assert (status, headers["location"]) == (302, target)
+
+
+def test_api_takes_aliases_and_dates(timeline_web):
+    status, _, body = fetch(timeline_web + "api/rule/en/latest/100.2")
+    assert status == 200 and json.loads(body)["edition"] == "en/2010-02-01"
+    status, _, body = fetch(timeline_web + "api/history/100.2?edition=en@2009-08-01")
+    assert status == 200 and json.loads(body)[0]["number"] == "100.2"
+    status, _, body = fetch(timeline_web + "api/history/100.2?edition=en@2009-99-01")
+    assert status == 400 and "not a date of the calendar" in json.loads(body)["error"]["message"]

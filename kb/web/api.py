@@ -99,17 +99,27 @@ class Api:
     async def editions(self, request: Request):
         return JSONResponse(await anyio.to_thread.run_sync(service.editions, self.ctx.store))
 
+    def _resolved(self, lang: str, date: str) -> str:
+        """``/api/.../en/latest/...``: the newest edition (one resolver, kb.timeline)."""
+        from .timeline_pages import resolve
+
+        return resolve(self.ctx, f"{lang}/{date}").edition if date == "latest" else _edition_id(lang, date)
+
     async def edition(self, request: Request):
         p = request.path_params
-        return await self.call(edition_data, _edition_id(p["lang"], p["date"]))
+        return await self.call(edition_data, self._resolved(p["lang"], p["date"]))
 
     async def rule(self, request: Request):
         p = request.path_params
-        return await self.call(rule_data, _edition_id(p["lang"], p["date"]), p["number"])
+        return await self.call(rule_data, self._resolved(p["lang"], p["date"]), p["number"])
 
     async def history(self, request: Request):
         number = request.path_params["number"]
         edition = request.query_params.get("edition") or None
+        if edition:  # an alias or a date: the edition it names (kb.timeline's resolver)
+            from .timeline_pages import resolve
+
+            edition = (await anyio.to_thread.run_sync(resolve, self.ctx, edition)).edition
         return JSONResponse(await anyio.to_thread.run_sync(history, self.ctx.store, number, edition))
 
     async def concept(self, request: Request):

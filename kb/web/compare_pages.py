@@ -30,6 +30,7 @@ from .compare_views import (DIFF_DEFAULT_KINDS, DIFF_KINDS, contradictions_view,
                             parse_kinds, translation_json, translation_view)
 from .context import WebContext
 from .errors import WebError, error_response, status_and_message
+from .timeline_pages import alias_redirect
 from .html import page
 
 TRANSLATION_KINDS = ("missing", "extra", "reference-mismatch", "number-mismatch", "name-mismatch",
@@ -88,6 +89,9 @@ class ComparePages:
 
     @_answers_errors
     async def diff(self, request: Request):
+        redirect = await anyio.to_thread.run_sync(alias_redirect, self.ctx, request, ("old", "new"))
+        if redirect is not None:  # en/latest, en@2010-03-15: to the ids they name
+            return redirect
         old, new = _param(request, "old"), _param(request, "new")
         wants_json = _wants_json(request)
         kinds = _kinds(request, DIFF_KINDS, DIFF_DEFAULT_KINDS)
@@ -121,6 +125,9 @@ class ComparePages:
 
     @_answers_errors
     async def translation(self, request: Request):
+        redirect = await anyio.to_thread.run_sync(alias_redirect, self.ctx, request, ("fr", "us"))
+        if redirect is not None:
+            return redirect
         fr, us = _param(request, "fr"), _param(request, "us")
         wants_json = _wants_json(request)
         kinds = _kinds(request, TRANSLATION_KINDS, ()) or None  # default: every kind
@@ -153,6 +160,9 @@ class ComparePages:
 
     @_answers_errors
     async def contradictions(self, request: Request):
+        redirect = await anyio.to_thread.run_sync(alias_redirect, self.ctx, request, ("old", "new"))
+        if redirect is not None:
+            return redirect
         old, new = _param(request, "old"), _param(request, "new")
         wants_json = _wants_json(request)
         editions = await self._editions()

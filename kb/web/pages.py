@@ -50,6 +50,11 @@ def routes(ctx: WebContext) -> list[Route]:
         return home_page(ctx)
 
     def search(request: Request):
+        from .timeline_pages import alias_redirect
+
+        redirect = alias_redirect(ctx, request, ("edition",))  # en/latest, en@2010-03-15: the id they name
+        if redirect is not None:
+            return redirect
         return search_page(ctx, request.query_params.get("q", ""), request.query_params.get("edition") or None)
 
     return [Route("/", home, methods=["GET", "HEAD"]), Route("/search", search, methods=["GET", "HEAD"])]

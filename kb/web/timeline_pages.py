@@ -166,3 +166,25 @@ def _rule_feed(ctx: WebContext, number: str, lang: str) -> Response:
     return _atom(feeds.feed(self_href + (f"?lang={lang}" if lang != "en" else ""),
                             f"rulekb: changes to rule {number} ({lang})", self_href,
                             ctx.mint.rule(resolution.edition, number), entries))
+
+
+def alias_redirect(ctx: WebContext, request: Request, names: tuple[str, ...]) -> Response | None:
+    """A 302 to the same URL with every edition parameter in ``names`` that is an alias or
+    a date (``en/latest``, ``en@2010-03-15``) replaced by the edition id it resolves to;
+    None when they are all ids already (or absent). Bad names: the resolver's 4xx."""
+    from urllib.parse import urlencode
+
+    timeline = known(ctx.store)
+    items = list(request.query_params.multi_items())
+    changed, reasons = False, []
+    for index, (key, value) in enumerate(items):
+        value = value.strip()
+        if key in names and value and value != "all" and value not in timeline.known:
+            resolution = resolve(ctx, value)
+            items[index] = (key, resolution.edition)
+            reasons.append(f"{value} -> {resolution.reason}")
+            changed = True
+    if not changed:
+        return None
+    target = request.url.path + "?" + urlencode(items)
+    return RedirectResponse(target, status_code=302, headers={"X-Rulekb-Resolved": "; ".join(reasons)[:900]})
