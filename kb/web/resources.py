@@ -14,6 +14,7 @@ that says what exists nearby (:mod:`.missing`).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import re
@@ -26,6 +27,7 @@ from starlette.routing import Route
 
 from ..store import describe as descriptions
 from ..store import void
+from ..errors import NotFound
 from ..rdf.iris import parse
 from . import conneg, killable
 from .context import WebContext
@@ -52,6 +54,9 @@ EXTENSIONS = {
     ".json": "application/json",
 }
 JSON_KINDS = ("rule", "edition", "concept")  # the kinds /api has a view of
+# kinds whose HTML page is tried before the IRI is described (a rule's page finds the rule
+# itself and raises NotFound when it is not there; the description was a second look-up)
+DIRECT_PAGES = ("rule",)
 MAX_PATH = 400
 log = logging.getLogger("rulekb.web")
 
@@ -129,6 +134,11 @@ class Resources:
                     status_code=406, headers={"Vary": "Accept"})
         headers = {"Vary": "Accept"} if negotiated else {}
         iri = self.ctx.iri(path)
+        if media == "text/html" and kind in DIRECT_PAGES:
+            response = await anyio.to_thread.run_sync(self.direct_page, kind, parts)
+            if response is not None:
+                response.headers.update(headers)
+                return response
         triples = await anyio.to_thread.run_sync(descriptions.describe, self.ctx.store, iri, kind, self.ctx.base)
         if not triples:
             error = await anyio.to_thread.run_sync(not_found, self.ctx, kind, parts)
@@ -142,6 +152,20 @@ class Resources:
         response = await self.html(kind, parts, iri, triples)
         response.headers.update(headers)
         return response
+
+    def direct_page(self, kind: str, parts: dict) -> Response | None:
+        """The page of a kind in DIRECT_PAGES, without describing the IRI first (the page
+        reads what it shows; the description was only its existence check); None when
+        the page finds nothing: the caller then takes the usual path (describe, the 404
+        with suggestions), so a missing IRI is answered exactly as before."""
+        special = _pages().get(kind)
+        if special is None or not _takes(special, parts):
+            return None
+        try:
+            result = special(self.ctx, **parts)
+        except NotFound:
+            return None
+        return None if inspect.isawaitable(result) else result
 
     async def html(self, kind: str, parts: dict, iri: str, triples: list[ox.Triple]) -> Response:
         special = _pages().get(kind)
@@ -202,8 +226,13 @@ def _pages() -> dict:
 
 def _takes(function, parts: dict) -> bool:
     """Whether a page function accepts ``(ctx, **parts)`` (kb.rdf.iris.parse's names)."""
+    return _takes_names(function, tuple(sorted(parts)))
+
+
+@functools.lru_cache(maxsize=256)
+def _takes_names(function, names: tuple[str, ...]) -> bool:  # (inspect.signature: ~0.3 ms a call)
     try:
-        inspect.signature(function).bind(None, **parts)
+        inspect.signature(function).bind(None, **dict.fromkeys(names))
     except (TypeError, ValueError):
         return False
     return True
