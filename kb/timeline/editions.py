@@ -222,7 +222,8 @@ class Timeline:
     def _unknown(self, asked: str) -> str:
         lang = asked.partition("/")[0].partition("@")[0]
         if _LANGUAGE.fullmatch(lang) and lang not in self.languages:
-            return f"no {lang} editions in the knowledge base (languages: {', '.join(self.languages) or 'none'})"
+            return (f"no edition {asked[:60]!r} in the knowledge base: no {lang} editions in the knowledge base "
+                    f"(languages: {', '.join(self.languages) or 'none'})")
         if "/" not in asked and "@" not in asked:
             return (f"{asked[:60]!r} names no edition: give an id (en/2010-02-01), an alias (en/latest) "
                     f"or a date (en@2010-03-15, YYYY-MM-DD)")
