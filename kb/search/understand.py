@@ -22,6 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from ..rdf.concepts import MIN_LABEL, _WORD as _LABEL_WORD, _norm as _singular  # the concept matcher's words
 from . import analysis
 
 MAX_CHARS = 1000  # a question, not a document
@@ -79,20 +80,6 @@ QUESTION_WORDS = {
 }
 
 
-_LABEL_WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)  # kb.rdf.concepts._WORD
-MIN_LABEL = 3  # kb.rdf.concepts.MIN_LABEL
-
-
-def _singular(word: str) -> str:
-    """kb.rdf.concepts._norm: lower case, and a crude singular ("abilities" -> "ability")."""
-    w = word.lower().replace("’", "'")
-    if w.endswith("'s"):
-        w = w[:-2]
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-        return w[:-1]
-    return w
 
 
 class LabelMatcher:
