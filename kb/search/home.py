@@ -38,7 +38,7 @@ def remote_root(url: str) -> Path:
 
 def index_dir(store) -> Path:
     """The index of ``store``'s current build (it may not exist: the reader says so)."""
-    if hasattr(store, "data_dir"):
+    if store.local_root is not None:  # embedded
         data = store.data_dir()
         if data is None:
             from ..errors import StoreError

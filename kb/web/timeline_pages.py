@@ -168,6 +168,15 @@ def _rule_feed(ctx: WebContext, number: str, lang: str) -> Response:
                             ctx.mint.rule(resolution.edition, number), entries))
 
 
+def _names_by_alias(value: str) -> bool:
+    """An alias or a date (``en/latest``, ``latest``, ``en``, ``en@2010-03-15``, ``2010-03-15``),
+    not an id: an unknown id is the page's own 404, with the nearest ids it suggests."""
+    import re
+
+    return ("@" in value or value == "latest" or value.endswith("/latest")
+            or re.fullmatch(r"[a-z]{2}|\d{4}-\d{2}-\d{2}", value) is not None)
+
+
 def alias_redirect(ctx: WebContext, request: Request, names: tuple[str, ...]) -> Response | None:
     """A 302 to the same URL with every edition parameter in ``names`` that is an alias or
     a date (``en/latest``, ``en@2010-03-15``) replaced by the edition id it resolves to;
@@ -179,7 +188,7 @@ def alias_redirect(ctx: WebContext, request: Request, names: tuple[str, ...]) ->
     changed, reasons = False, []
     for index, (key, value) in enumerate(items):
         value = value.strip()
-        if key in names and value and value != "all" and value not in timeline.known:
+        if key in names and value and value != "all" and value not in timeline.known and _names_by_alias(value):
             resolution = resolve(ctx, value)
             items[index] = (key, resolution.edition)
             reasons.append(f"{value} -> {resolution.reason}")

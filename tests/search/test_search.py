@@ -22,7 +22,9 @@ from kb.search.understand import understand
 from ..helpers import WebServer, http, run_cli
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-SOURCES = [str(FIXTURES / "search"), str(FIXTURES / "translate" / "widget-fr-2030-05-05.txt")]
+from kb.bench.translation_eval import FIXTURES as WIDGETS  # the invented widget rules (package data)
+
+SOURCES = [str(FIXTURES / "search"), str(WIDGETS / "widget-fr-2030-05-05.txt")]
 NEW, OLD = "en/2041-01-01", "en/2040-01-01"
 
 

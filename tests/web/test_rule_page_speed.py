@@ -57,7 +57,7 @@ def test_rule_page_without_describe_is_the_same_page(corpus_web):
     the describe-first path gives; a missing rule still gets the 404 with suggestions."""
     from kb.web import resources
 
-    from .helpers import http
+    from ..helpers import http
 
     paths = ["edition/en/2026-01-16/rule/702.15b", "edition/en/2011-02-04/rule/306.5b",
              "edition/en/2026-01-16/rule/100.1", "edition/en/2026-01-16/rule/999.99z"]
