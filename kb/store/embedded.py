@@ -192,20 +192,12 @@ class EmbeddedStore:
                 del store
                 _carry_search_index(current, fresh)
                 gc.collect()
-                link = self.root / f".current-{os.getpid()}"
-                link.unlink(missing_ok=True)
-                link.symlink_to(fresh.name)
-                os.replace(link, self.root / "current")  # the atomic step
+                self._point_current_at(fresh)
             except BaseException:
                 shutil.rmtree(fresh, ignore_errors=True)
+                shutil.rmtree(_partner(fresh), ignore_errors=True)
                 raise
-            self.close()
-            from ..search.home import companion
-
-            for old in self.root.glob("data-*"):
-                if old != fresh:
-                    shutil.rmtree(old, ignore_errors=True)
-                    shutil.rmtree(companion(old), ignore_errors=True)
+            self._drop_all_but(fresh)
 
     def replace(self, quads: Iterable[ox.Quad], beside: Callable[[Path], object] | None = None) -> int:
         """Write a new store from ``quads`` and swap it in; return the quad count.
@@ -221,7 +213,7 @@ class EmbeddedStore:
             stamp = time.strftime("%Y%m%dT%H%M%S")
             # a directory no one else has: never the one readers have open
             fresh = Path(tempfile.mkdtemp(prefix=f"data-{stamp}-", dir=self.root))
-            partner = fresh.with_name("search-" + fresh.name[len("data-"):])
+            partner = _partner(fresh)
             try:
                 store = ox.Store(str(fresh))
                 store.bulk_extend(quads)
@@ -232,26 +224,39 @@ class EmbeddedStore:
                 gc.collect()
                 if beside is not None:
                     beside(partner)
-                link = self.root / f".current-{os.getpid()}"
-                link.unlink(missing_ok=True)
-                link.symlink_to(fresh.name)
-                os.replace(link, self.root / "current")  # the atomic step
+                self._point_current_at(fresh)
             except BaseException:
                 shutil.rmtree(fresh, ignore_errors=True)
                 shutil.rmtree(partner, ignore_errors=True)
                 raise
-            self.close()
-            for old in [*self.root.glob("data-*"), *self.root.glob("search-*")]:
-                if old not in (fresh, partner):
-                    shutil.rmtree(old, ignore_errors=True)
+            self._drop_all_but(fresh)
             return count
+
+    def _point_current_at(self, fresh: Path) -> None:
+        """The atomic step of a build or an update: ``current`` names ``fresh`` (one rename)."""
+        link = self.root / f".current-{os.getpid()}"
+        link.unlink(missing_ok=True)
+        link.symlink_to(fresh.name)
+        os.replace(link, self.root / "current")
+
+    def _drop_all_but(self, fresh: Path) -> None:
+        """After the swap: close what this process had open, remove the older builds and indexes."""
+        self.close()
+        keep = (fresh, _partner(fresh))
+        for old in [*self.root.glob("data-*"), *self.root.glob("search-*")]:
+            if old not in keep:
+                shutil.rmtree(old, ignore_errors=True)
+
+
+def _partner(data_dir: Path) -> Path:
+    """The search index directory that goes with a build's data directory (kb.search.home)."""
+    from ..search.home import companion
+
+    return companion(data_dir)
 
 
 def _carry_search_index(current: Path, fresh: Path) -> None:
-    """An updated store keeps the search index of the build it was copied from
-    (:mod:`kb.search.home`: the index sits beside its data directory)."""
-    from ..search.home import companion
-
-    old, new = companion(current), companion(fresh)
+    """An updated store keeps the search index of the build it was copied from."""
+    old = _partner(current)
     if old.is_dir():
-        shutil.copytree(old, new)
+        shutil.copytree(old, _partner(fresh))
