@@ -1,8 +1,8 @@
 """``rulekb bench consistency``: the check over every edition of the corpus -- seconds
 (cold: an empty cache; warm: every edition read back from it, as a rebuild does),
 counts per kind and severity, precision per kind on the hand-judged findings
-(tests/data/consistency_judged.tsv) and recall on the gold list written by reading the
-corpus (tests/data/consistency_gold.tsv)."""
+(kb/bench/gold/consistency_judged.tsv) and recall on the gold list written by reading the
+corpus (kb/bench/gold/consistency_gold.tsv)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import os
 import statistics
 import tempfile
 import time
-from pathlib import Path
+from importlib import resources
 
-DATA = Path(__file__).resolve().parent.parent.parent / "tests" / "data"
+DATA = resources.files("kb.bench").joinpath("gold")  # package data: an installed wheel has them
 
 
-def read_tsv(path: Path) -> list[dict]:
-    with path.open(encoding="utf-8") as f:
+def read_tsv(path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
         return [row for row in csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")]
 
 

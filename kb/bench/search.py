@@ -1,6 +1,6 @@
 """``rulekb bench search``: is the rule that settles a question among the first k?
 
-The gold set (``tests/data/search_gold.tsv``, written by reading the rules)
+The gold set (``kb/bench/gold/search_gold.tsv``, package data, written by reading the rules)
 gives each question its edition and the rules that settle it; a question is a
 hit at k when one of them is among the first k results. Each question runs
 twice on the same index in the same process: the fused ranking (:mod:`.rank`)
@@ -17,11 +17,10 @@ import csv
 import statistics
 import time
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-from ..corpus import PROJECT_ROOT
-
-GOLD = PROJECT_ROOT / "tests" / "data" / "search_gold.tsv"
+GOLD = resources.files("kb.bench").joinpath("gold", "search_gold.tsv")  # package data
 KS = (1, 5, 10)
 
 
@@ -44,7 +43,8 @@ def load_gold(path: Path = GOLD) -> list[Question]:
     from ..errors import KBError
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
     except OSError as exc:
         raise KBError(f"no gold questions at {path} ({exc.strerror or exc}); give --gold FILE") from None
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]

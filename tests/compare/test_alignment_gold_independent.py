@@ -1,16 +1,14 @@
 """The independent alignment gold for the 2009 restructure (issue 16.7,
-tests/data/alignment_gold_2009_independent.tsv): the evaluator reads it, it is independent of the
+kb/bench/gold/alignment_gold_2009_independent.tsv): the evaluator reads it, it is independent of the
 tuned gold (no old rule in common, none of its old sections or keyword subsections appear there),
 and on the corpus every row still points at the rule it was written for. Accuracy is measured,
 not asserted: see ``kb.bench.align_eval.evaluate_gold(corpus, path=...)`` and the closing note."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from kb.bench.align_eval import GOLD, INDEPENDENT_GOLD, load_editions, load_gold, verify
 
-from kb.bench.align_eval import GOLD, load_editions, load_gold, verify
-
-INDEPENDENT = Path(__file__).parents[1] / "data" / "alignment_gold_2009_independent.tsv"
+INDEPENDENT = INDEPENDENT_GOLD
 ROWS = load_gold(INDEPENDENT)
 
 

@@ -1,4 +1,4 @@
-"""The search gold set (tests/data/search_gold.tsv, issue 14): its shape, and -- on the real
+"""The search gold set (kb/bench/gold/search_gold.tsv, issue 14): its shape, and -- on the real
 corpus -- that every rule it names exists in the edition it names, parsed by ingest from the
 corpus files (not read from a store), so a renumbered or mistyped answer fails here instead of
 silently scoring as a miss in ``rulekb bench search``."""
@@ -8,11 +8,10 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
-from pathlib import Path
-
 import pytest
 
-GOLD = Path(__file__).parents[1] / "data" / "search_gold.tsv"
+from kb.bench.search import GOLD  # package data
+
 COLUMNS = ["id", "lang", "edition", "question", "rules", "note"]
 ENGLISH_EDITION = "en/2026-01-16"
 RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")
