@@ -10,21 +10,15 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import tempfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from .download import MAX_DOWNLOAD_BYTES, TIMEOUT_SECONDS, USER_AGENT, download  # noqa: F401  (the network layer)
 from .errors import FetchError, IngestError
 from .layouts.common import source_name
-
-USER_AGENT = "rulekb/0.1 (+https://github.com/rulekb)"
-TIMEOUT_SECONDS = 30
-MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,30 +65,6 @@ def resolve(target: str, mirror: str | None = None) -> str:
     raise FetchError(f"not an edition date (YYYY-MM-DD) or an http(s) URL: {target!r}")
 
 
-def download(url: str, timeout: float = TIMEOUT_SECONDS) -> tuple[bytes, str]:
-    """GET a URL; return (bytes, url). Raise FetchError with the reason."""
-    if not url.startswith(("http://", "https://")):
-        raise FetchError(f"only http(s) URLs can be fetched: {url!r}")
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            data = response.read(MAX_DOWNLOAD_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise FetchError(f"HTTP {exc.code} {exc.reason}", source=url) from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        if isinstance(reason, socket.gaierror):
-            raise FetchError(f"cannot resolve the host (offline?): {reason.strerror}", source=url) from None
-        raise FetchError(f"cannot connect (offline or unreachable): {reason}", source=url) from None
-    except (TimeoutError, socket.timeout):
-        raise FetchError(f"timed out after {timeout:g} s", source=url) from None
-    except OSError as exc:
-        raise FetchError(f"download failed: {exc}", source=url) from None
-    if len(data) > MAX_DOWNLOAD_BYTES:
-        raise FetchError(f"download larger than {MAX_DOWNLOAD_BYTES} bytes: refused", source=url)
-    return data, url
-
-
 def cached_name(url: str) -> str:
     name = source_name(url) or "download"
     return re.sub(r"[^A-Za-z0-9._ -]", "_", name)
@@ -106,7 +76,7 @@ def fetch_to_cache(url: str, cache: Path | str | None = None, force: bool = Fals
     The download is parsed before it is kept: an HTML error page or a truncated
     body never lands in the cache under a rules file name.
     """
-    from .parse import parse_bytes
+    from .parse import parse_bytes  # fetch -> parse; parse reaches the network through .download only
 
     directory = cache_dir(cache)
     target = directory / cached_name(url)

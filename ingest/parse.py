@@ -152,8 +152,8 @@ def _parse_many_parallel(sources: list[str], progress, workers: int) -> ParseRes
 def parse_source(source: str, progress=None) -> ParseResult:
     """A path or an http(s) URL."""
     if source.startswith(("http://", "https://")):
-        from . import fetch
+        from .download import download
 
-        data, location = fetch.download(source)
+        data, location = download(source)
         return ParseResult(parse_bytes(data, location))
     return parse_path(source, progress=progress)

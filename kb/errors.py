@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ingest.errors import IngestError, RulekbError
 
-__all__ = ["RulekbError", "IngestError", "KBError", "StoreError", "NotFound", "QueryError", "BuildError"]
+__all__ = ["RulekbError", "IngestError", "KBError", "StoreError", "NotFound", "QueryError", "BuildError", "ReasonerError"]
 
 
 class KBError(RulekbError):
@@ -39,3 +39,13 @@ class QueryError(KBError):
 
 class BuildError(KBError):
     """A build that could not produce a store (nothing usable in its sources)."""
+
+
+class ReasonerError(KBError, RuntimeError):
+    """A reasoner could not run (as opposed to: it ran and found a problem).
+
+    Still a RuntimeError for callers that catch that. (Here rather than in
+    kb.reason.backends, which re-exports it, so that kb.hermit can raise it without
+    importing the backends that run it.)"""
+
+    status = 503

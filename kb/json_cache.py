@@ -12,9 +12,15 @@ from importlib import resources
 from pathlib import Path
 
 
-def cache_folder(name: str) -> Path:
-    from .reason.backends import cache_dir
+def cache_dir() -> Path:
+    """Where reasoning results, JSON caches and compiled helpers are kept: ``RULEKB_CACHE``,
+    else ``$XDG_CACHE_HOME/rulekb`` (``~/.cache/rulekb``)."""
+    if env := os.environ.get("RULEKB_CACHE"):
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulekb"
 
+
+def cache_folder(name: str) -> Path:
     return cache_dir() / name
 
 

@@ -67,13 +67,13 @@ class AddReport:
 
 
 def _kb_editions(store) -> list[dict]:
-    from ..service import editions
+    from ..store.queries import editions  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
     return editions(store)
 
 
 def _base(store) -> str:
-    from ..service import run
+    from ..store.queries import run
 
     rows = run(store, "kb-base")
     if not rows:

@@ -14,7 +14,6 @@ Figures, all medians over repeated runs in one process:
 
 from __future__ import annotations
 
-import shlex
 import statistics
 import subprocess
 import sys
@@ -69,15 +68,6 @@ def _median_ms(fn, repeat: int, budget_s: float = 10.0) -> float:
     return statistics.median(times)
 
 
-def example_params(query) -> dict[str, str]:
-    words = shlex.split(query.example)
-    return {
-        words[i + 1].partition("=")[0]: words[i + 1].partition("=")[2]
-        for i, word in enumerate(words)
-        if word == "--param" and i + 1 < len(words)
-    }
-
-
 def bench_kb(sources: list[str], store_dir: Path, repeat: int = 5, rebuild: bool = True,
              progress=None) -> dict:
     store = EmbeddedStore(store_dir)
@@ -105,7 +95,7 @@ def bench_kb(sources: list[str], store_dir: Path, repeat: int = 5, rebuild: bool
     dataset = _rdflib_dataset(store)
     named = {}
     for name, query in queries.registry().items():
-        params = example_params(query)
+        params = queries.example_params(query)
         oxigraph_ms = _median_ms(lambda: store.query(query.text, params), repeat)
         row = {"oxigraph_ms": oxigraph_ms}
         # only queries about one edition compare fairly with rdflib holding one edition

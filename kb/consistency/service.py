@@ -45,7 +45,7 @@ def stored(store, edition_id: str, kinds=None) -> dict:
 
 
 def stored_all(store, kinds=None) -> list[dict]:
-    from kb.service import editions
+    from kb.store.queries import editions  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
     return [stored(store, e["edition"], kinds) for e in editions(store)]
 

@@ -62,12 +62,12 @@ Accepted misses (named by ``rulekb bench definitions``):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from . import exclusions, instances
 from .common import _ontology_keys
+from .splitting import sentences
 from .french import _lexicon as _french_lexicon
 from .english import _English
 from .french import _French
@@ -99,34 +99,6 @@ def extract(text: str, language: str) -> list[Statement]:
 def edition_statements(edition) -> list[tuple[str, Statement]]:
     """(rule number, statement) for every rule of an Edition (rule text only)."""
     return [(rule.number, st) for rule in edition.rules for st in extract(rule.text, edition.language)]
-
-
-# --------------------------------------------------------------------------
-# Sentences
-
-# a sentence ends at . ! ? (and any closing quotes or brackets, French ones
-# after a space) when a capital, an opening quote or bracket follows
-_END = re.compile(r"""[.!?](?:\s?[»"”’')\]])*(?=\s+[A-ZÀ-ÖØ-Þ"“«(\[?])""")
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|cf|Cf|vs|St)\.)$")
-
-
-@lru_cache(maxsize=1 << 16)  # most rule texts recur in the next edition
-def sentences(text: str) -> tuple[str, ...]:
-    """The sentences of a rule's text, as printed; a line break ends one."""
-    out: list[str] = []
-    for paragraph in text.split("\n"):
-        start = 0
-        for m in _END.finditer(paragraph):
-            if _ABBREV.search(paragraph[start : m.start() + 1]):
-                continue
-            piece = paragraph[start : m.end()].strip()
-            if piece:
-                out.append(piece)
-            start = m.end()
-        tail = paragraph[start:].strip()
-        if tail:
-            out.append(tail)
-    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -27,7 +27,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ..rdf.concepts import _OBSOLETE, _norm
+from ..rdf.concept_keys import _OBSOLETE, _norm
 
 _WORD = re.compile(r"[a-zà-ÿ0-9]+", re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "un", "une", "le", "la", "les", "l", "des"}
@@ -58,7 +58,7 @@ def term_forms(term: str) -> list[tuple[str, ...]]:
 
 
 def _sentences(text: str) -> list[str]:
-    from ..define import sentences
+    from .splitting import sentences
 
     return list(sentences(text))
 

@@ -61,7 +61,7 @@ def measure(store, top: int = 40) -> dict:
 
 
 def _example_params(query) -> dict[str, str]:
-    from ..bench.kb import example_params
+    from ..store.queries import example_params
 
     return example_params(query)
 

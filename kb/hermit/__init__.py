@@ -35,7 +35,7 @@ import tempfile
 import threading
 from importlib import resources
 from pathlib import Path
-from ..reason.backends import ReasonerError  # the batch JVM failing is a reasoner failing
+from ..errors import ReasonerError  # the batch JVM failing is a reasoner failing
 
 DRIVER = "RulekbHermitBatch"
 
@@ -62,7 +62,7 @@ def _classpath() -> list[str]:
 
 def _compiled(java: str, classpath: list[str]) -> str | None:
     """The driver compiled once into the cache (needs ``javac`` beside ``java`` or on PATH)."""
-    from ..reason.backends import cache_dir
+    from ..json_cache import cache_dir
 
     source = driver_source()
     javac = Path(java).with_name("javac")

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from rdflib import RDF, Graph, Literal, Namespace, URIRef
 
-from ..errors import KBError
+from ..errors import KBError, ReasonerError  # noqa: F401  (ReasonerError's old home)
+from ..json_cache import cache_dir  # noqa: F401  (its old home)
 
 HERMIT_NEEDS_JAVA = "HermiT needs Java (install a JRE 11+)"
 MIN_JAVA = 11
@@ -42,12 +43,6 @@ _OWL_NOTHING = "http://www.w3.org/2002/07/owl#Nothing"
 _OWLRL_ERRORS = Namespace("http://www.daml.org/2002/03/agents/agent-ont#")
 
 
-class ReasonerError(KBError, RuntimeError):
-    """A reasoner could not run (as opposed to: it ran and found a problem).
-
-    Still a RuntimeError for callers that catch that."""
-
-    status = 503
 
 
 class JavaMissingError(ReasonerError):
@@ -348,14 +343,6 @@ def _compiled_explainer(java: str, classpath: list[str]) -> str | None:
         for compiled in Path(tmp).glob("*.class"):
             shutil.move(str(compiled), target / compiled.name)
     return str(target)
-
-
-def cache_dir() -> Path:
-    """Where reasoning results and compiled helpers are kept: ``RULEKB_CACHE``, else
-    ``$XDG_CACHE_HOME/rulekb`` (``~/.cache/rulekb``)."""
-    if env := os.environ.get("RULEKB_CACHE"):
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulekb"
 
 
 # ---------------------------------------------------------------- OWL 2 RL

@@ -22,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..rdf.concepts import MIN_LABEL, _WORD as _LABEL_WORD, _norm as _singular  # the concept matcher's words
+from ..rdf.concept_keys import MIN_LABEL, _WORD as _LABEL_WORD, _norm as _singular  # the concept matcher's words (a leaf: no rdflib)
 from . import analysis
 
 MAX_CHARS = 1000  # a question, not a document

@@ -13,7 +13,7 @@ import re
 
 from ingest import numbers
 
-from ..service import run
+from ..store.queries import run  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
 _HEADING = re.compile(r"\d{3}|\d")
 

@@ -146,6 +146,18 @@ def adhoc(text: str) -> NamedQuery:
     return NamedQuery("sparql", "ad hoc query", "", {}, "", text)
 
 
+def example_params(query: NamedQuery) -> dict[str, str]:
+    """The parameters a query's header example sets (``--param name=value``)."""
+    import shlex
+
+    words = shlex.split(query.example)
+    return {
+        words[i + 1].partition("=")[0]: words[i + 1].partition("=")[2]
+        for i, word in enumerate(words)
+        if word == "--param" and i + 1 < len(words)
+    }
+
+
 def run(store, name: str, **params) -> list[dict[str, str]]:
     """The rows of the named query ``name`` with ``params`` bound, over ``store``."""
     query = get(name)

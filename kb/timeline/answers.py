@@ -13,7 +13,7 @@ ENDINGS = ("removed", "merged")
 
 
 def _run(store, name: str, **params):
-    from ..service import run
+    from ..store.queries import run  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
     return run(store, name, **{k: v for k, v in params.items() if v is not None})
 

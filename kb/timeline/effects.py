@@ -14,7 +14,7 @@ LABELS = {"added": "added", "removed": "removed", "renumbered": "renumbered", "m
 
 
 def _run(store, name: str, **params):
-    from ..service import run
+    from ..store.queries import run  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
     return run(store, name, **params)
 

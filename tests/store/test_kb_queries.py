@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-
 import pytest
 
 from kb.store import queries
@@ -13,14 +11,7 @@ from kb.store.embedded import EmbeddedStore
 ALL = {**queries.registry(), **queries.checks()}
 
 
-def _example_params(query) -> dict[str, str]:
-    words = shlex.split(query.example)
-    params = {}
-    for i, word in enumerate(words):
-        if word == "--param":
-            key, _, value = words[i + 1].partition("=")
-            params[key] = value
-    return params
+_example_params = queries.example_params  # the header example's --param values
 
 
 def test_the_library_has_the_queries_the_issue_names():

@@ -1,0 +1,50 @@
+"""A glossary term's concept key, the same in every edition ("Characteristics" ->
+"characteristic"), and the crude singular behind it: the words :mod:`.concepts`,
+:mod:`kb.define` and :mod:`kb.search` normalise alike. A leaf: it imports nothing of the
+project but the IRI slug, so the definition readers can use it without reaching the
+concept graph (which itself uses :mod:`kb.define.defining`)."""
+
+from __future__ import annotations
+
+import re
+
+from .iris import slug
+
+_OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)
+_WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)
+MIN_LABEL = 3  # "X" and "AP" would match everywhere
+
+
+# words whose final s is not a plural
+_NOT_PLURAL = frozenset({"plains", "status", "dies", "becomes", "monstrous", "poisonous", "ravenous", "ones"})
+
+
+def concept_key(term: str) -> str:
+    """The concept a glossary term names, the same in every edition: case,
+    "(Obsolete)", accents, apostrophes and a plural last word aside
+    ("Characteristics" -> "characteristic", "Turn Markers" -> "turn-marker")."""
+    key = slug(_OBSOLETE.sub("", term))
+    head, _, last = key.rpartition("-")
+    if last not in _NOT_PLURAL and not last.endswith(("ss", "us", "is", "as", "os")):
+        singular = _norm(last)
+        key = f"{head}-{singular}" if head else singular
+    return key
+
+
+def label_keys(term: str) -> list[str]:
+    """The keys a term answers to: its own, and each part of a comma list
+    ("Control, Controller" also answers to "control" and "controller")."""
+    parts = [p for p in re.split(r",\s*", _OBSOLETE.sub("", term)) if p.strip()]
+    return list(dict.fromkeys([concept_key(term)] + ([concept_key(p) for p in parts] if len(parts) > 1 else [])))
+
+
+def _norm(word: str) -> str:
+    """Lower case, and a crude singular: "abilities" -> "ability", "cards" -> "card"."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
