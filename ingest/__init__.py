@@ -12,7 +12,22 @@ subclasses on bad input, never returns ``None``.
 from __future__ import annotations
 
 from .errors import IngestError, NotRulesError
-from .model import Edition
-from .parse import parse_bytes, parse_path, parse_source, parse_many
 
 __all__ = ["Edition", "IngestError", "NotRulesError", "parse_bytes", "parse_path", "parse_source", "parse_many"]
+
+# Why lazily: every error class of the project descends from ingest.errors, so importing any
+# of them imports this package; the parsers (formats, layouts, bs4, pypdf...) are loaded only
+# by a caller that parses (``rulekb search`` must not pay for them at start).
+_LAZY = {"Edition": "model", "parse_bytes": "parse", "parse_path": "parse", "parse_source": "parse",
+         "parse_many": "parse"}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ingest' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

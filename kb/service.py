@@ -44,6 +44,33 @@ def run(store, name: str, **params) -> list[dict[str, str]]:
     return queries.run(store, name, **params)
 
 
+def named_queries() -> tuple[dict, dict]:
+    """The named queries (``queries/NAME.rq``) and the QC checks (``queries/checks/``), by name."""
+    return queries.registry(), queries.checks()
+
+
+def named_query(name: str):
+    """One named query, a ``.rq`` file (a path ending in .rq or an existing file), or --
+    with ``sparql`` -- the user's own text; a :class:`kb.store.queries.NamedQuery`."""
+    from pathlib import Path
+
+    if name.endswith(".rq") or Path(name).is_file():
+        return queries.from_file(name)
+    return queries.get(name)
+
+
+def own_query(text: str):
+    """The user's own SPARQL, with the shared prefixes declared before it."""
+    return queries.adhoc(text)
+
+
+def base_iri(base: str | None = None) -> str:
+    """The base of the IRIs the KB mints: ``base``, else RULEKB_BASE_IRI, else the default."""
+    from .rdf.iris import base_iri as of
+
+    return of(base)
+
+
 def editions(store) -> list[dict]:
     """The editions the KB holds, one row each (``rulekb editions``)."""
     return queries.editions(store)
@@ -120,6 +147,21 @@ def default_edition(store, language: str = "en") -> str:
     from .lineage.history import default_edition as default
 
     return default(store, language)
+
+
+def history_periods(entries: list[dict]) -> list[dict]:
+    """A history's entries folded into its wordings (runs of unchanged versions)."""
+    from .lineage.history import periods
+
+    return periods(entries)
+
+
+def history_word_diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
+    """Two wordings of a rule word by word, ``[(op, words)]`` with op ``=``, ``-`` or ``+``
+    (the one word diff, as the rule page marks it)."""
+    from .lineage.history import word_diff
+
+    return word_diff(old, new)
 
 
 def lineage(store, edition: str, number: str) -> dict | None:

@@ -8,7 +8,11 @@ into one clear line in one place (:func:`kb.cli.output.fail`).
 from __future__ import annotations
 
 from .app import app
-from . import ask_commands, bench, build_bench, compare_commands, consistency_commands, diff_commands, ingest_commands, kb_commands, search_commands, serve_commands, timeline_commands, translate_commands  # noqa: F401  (register commands)
+# registered in this order, which is the order of ``rulekb --help``
+from . import kb_commands, timeline_commands  # noqa: F401,I001  (register commands)
+from . import ask_commands, compare_commands, consistency_commands, diff_commands, ingest_commands  # noqa: F401,I001
+from . import search_commands, serve_commands, translate_commands  # noqa: F401,I001
+from . import bench, bench_features, build_bench  # noqa: F401,I001
 
 
 def main() -> None:

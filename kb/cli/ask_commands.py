@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from .app import Format, FormatOption, app
-from .kb_commands import StoreOption, _store
+from .app import Format, FormatOption, StoreOption, _store, app, edition_name
 from .output import emit_json, errors_as_exit_codes, stdout
-from .timeline_commands import edition_name
 
 
 @app.command()

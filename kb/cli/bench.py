@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
-
 import typer
 
-from ..service import corpus_dir
-from .app import Format, FormatOption, app
-from .kb_commands import StoreOption, _store
+from .app import Format, FormatOption, StoreOption, _store, app
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 bench_app = typer.Typer(help="Benchmarks: print medians (and ratios against a baseline where there is one).", no_args_is_help=True)
@@ -22,6 +18,8 @@ def bench_ingest(
     format: Format = FormatOption,
 ) -> None:
     """Parse the whole English corpus in one process: total seconds, MB/s, per-edition median."""
+    from ..service import corpus_dir
+
     from ingest.bench import bench_corpus
 
     if corpus is None:
@@ -55,6 +53,8 @@ def bench_kb_command(
 ) -> None:
     """Build the whole corpus (English and French), then time lookups and every named query,
     against the same queries on rdflib in memory (one edition) in the same run."""
+    from ..service import corpus_dir
+
     import tempfile
     from pathlib import Path
 
@@ -103,6 +103,8 @@ def bench_definitions(
 ) -> None:
     """Definition extraction: precision and recall on the gold set (overall, by language, by era), every
     miss and false positive by name, and the extraction speed over the whole English corpus."""
+    from ..service import corpus_dir
+
     from pathlib import Path
 
     from ..bench.definitions import GOLD, evaluate, extraction_speed, load_gold
@@ -156,6 +158,8 @@ def bench_glossary_definitions(
 ) -> None:
     """Every edition x glossary term citing a rule or section: the share that gets a defining rule
     (a cited rule, or the rule of a cited section that defines the term), against the cited rules alone."""
+    from ..service import corpus_dir
+
     from pathlib import Path
 
     from ingest.parse import parse_many
@@ -212,6 +216,8 @@ def bench_align(
     """Edition alignment: median seconds of align vs the greedy difflib baseline on the 2009
     restructure and an ordinary update (ratio), all English lineages, and precision/recall of
     both on the gold set and on synthetic editions."""
+    from ..service import corpus_dir
+
     from pathlib import Path
 
     from ..bench.align import run_bench
@@ -258,7 +264,7 @@ def bench_align(
                      f"got {m['predicted']}", highlight=False, markup=False)
 
 
-from .kb_commands import BaseOption  # noqa: E402  (bench serve's --base-iri)
+from .app import BaseOption  # noqa: E402  (bench serve's --base-iri)
 
 
 @bench_app.command("serve")
@@ -287,7 +293,7 @@ def bench_serve_command(
     """`rulekb serve` under load (wrk over loopback): req/s, p50/p99 latency and errors for a rule page, a rule
     as Turtle, a point SPARQL lookup and a SPARQL join, with the same SPARQL load on the Oxigraph server
     and rdflib-endpoint over one edition in the same run (ratios); targets met or missed."""
-    from ..rdf.iris import base_iri as default_base
+    from ..service import base_iri as default_base
     from ..bench.serve import bench_serve, latest_edition
     from .output import stderr
 
@@ -350,192 +356,3 @@ def _print_serve_figures(figures: dict) -> None:
         mark = "met" if target["met"] else "MISSED"
         stdout.print(f"  {mark:6} {target['server']}: {target['target']}: {target['value']}",
                      highlight=False, markup=False)
-
-
-@bench_app.command("translation")
-def bench_translation_command(
-    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
-    repeat: int = typer.Option(1, "--repeat", min=1, help="Runs over the French texts (each cold); medians are over runs."),
-    format: Format = FormatOption,
-) -> None:
-    """Translation report: precision and recall per kind on the hand-built mutation set, then every
-    French text of the corpus against the newest English edition (base detected, score, runner-up,
-    findings per kind, seconds)."""
-    from pathlib import Path
-
-    from ..bench.translation import bench_translation
-    from .output import stderr
-
-    root = Path(corpus) if corpus else corpus_dir()
-    if root is None or not (root / "fr").is_dir() or not (root / "en").is_dir():
-        fail("no corpus found (set RULEKB_CORPUS or pass --corpus)")
-    with errors_as_exit_codes():
-        figures = bench_translation(root, repeat=repeat,
-                                    progress=lambda m: stderr.print(f"bench translation: {m}", highlight=False,
-                                                                    markup=False))
-    if format is Format.json:
-        emit_json(figures)
-        return
-
-    def say(line: str) -> None:
-        stdout.print(line, highlight=False, markup=False)
-
-    precision = figures["precision_set"]
-    say(f"precision set (invented texts, {sum(precision['mutations'].values())} mutated runs, "
-        f"{figures['precision_seconds']} s; false alarms on the unmutated text: {len(precision['clean_false_alarms'])}):")
-    for kind, f in precision["per_kind"].items():
-        say(f"  {kind:26} precision {f['precision']:.3f}  recall {f['recall']:.3f}  "
-            f"(tp {f['tp']}, fp {f['fp']}, fn {f['fn']})")
-    say(f"corpus: {len(figures['texts'])} French texts against {figures['against']} "
-        f"(base among {figures['english_candidates']} complete English editions):")
-    for row in figures["texts"]:
-        if not row["rules"]:
-            say(f"  {row['fr_edition']:48} no French rules ({row['source']})")
-            continue
-        tied = f", tied up to {row['tied_until']}" if row["tied"] else ""
-        runner = f"runner-up {row['runner_up']} {row['runner_up_score']}" if row["runner_up"] else "no runner-up"
-        kinds = ", ".join(f"{n} {k}" for k, n in row["kinds"].items()) or "nothing"
-        say(f"  {row['fr_edition']:48} {row['rules']:3} rules  base {row['base']} {row['score']}{tied}; {runner}; "
-            f"{row['seconds_median']:.2f} s; {kinds}")
-    say("findings per kind: " + (", ".join(f"{n} {k}" for k, n in figures["kinds"].items()) or "none"))
-    say(f"time: {figures['total_seconds_median']:.2f} s for all texts (median of {figures['runs']} cold runs); "
-        f"per text median {figures['per_text_seconds_median']:.3f} s, max {figures['per_text_seconds_max']:.3f} s")
-
-
-@bench_app.command("search")
-def bench_search_command(
-    store: str = StoreOption,
-    gold: str = typer.Option(None, "--gold", help="Gold questions (TSV; default: tests/data/search_gold.tsv)."),
-    cold: int = typer.Option(3, "--cold", min=0, help="Cold starts of `rulekb search` to time (0: none)."),
-    misses: bool = typer.Option(False, "--misses", help="List the questions whose rule is not in the first five."),
-    format: Format = FormatOption,
-) -> None:
-    """Recall@1/5/10 and MRR of `rulekb search` on the gold questions beside plain BM25 on the
-    same index (same run), latency p50/p99 in one edition and across all editions, cold start,
-    index size and build time."""
-    from pathlib import Path
-
-    from ..bench import search as evaluate
-    from ..service import searcher as searcher_for
-
-    with errors_as_exit_codes():
-        questions = evaluate.load_gold(Path(gold) if gold else evaluate.GOLD)
-        searcher = searcher_for(_store(store))
-        searcher.search("warm up the analyzers and concept matcher")
-        figures = evaluate.run(searcher, questions)
-        figures["index"] = evaluate.index_figures(searcher)
-        from ..service import search_weights as weights
-
-        figures["weights"] = weights()
-        if cold:
-            figures["cold_start"] = evaluate.cold_start(store, repeat=cold)
-    try:
-        import os
-
-        figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        pass
-    if not misses:
-        figures["misses"] = len(figures["misses"])
-    if format is Format.json:
-        emit_json(figures)
-        return
-    stdout.print(f"{len(questions)} gold questions; load average {figures.get('load_average')}", highlight=False)
-    for name in ("all", "en", "fr", "held_out", "held_out_en", "held_out_fr", "tuning"):
-        f, b = figures[name]["fused"], figures[name]["bm25"]
-        stdout.print(
-            f"  {name:<12} n={f['questions']:>3}  fused R@1 {f['recall@1']:5.1f}  R@5 {f['recall@5']:5.1f}  "
-            f"R@10 {f['recall@10']:5.1f}  MRR {f['mrr']:.3f}   |  BM25 R@1 {b['recall@1']:5.1f}  R@5 {b['recall@5']:5.1f}  "
-            f"R@10 {b['recall@10']:5.1f}  MRR {b['mrr']:.3f}", highlight=False)
-    lat = figures["latency_ms"]
-    stdout.print(f"  latency: one edition p50 {lat['one_edition_p50']} ms p99 {lat['one_edition_p99']} ms; "
-                 f"all editions p50 {lat['all_editions_p50']} ms p99 {lat['all_editions_p99']} ms "
-                 f"({lat['queries']} queries each); CPU per query p50 {lat['one_edition_cpu_p50']} ms / "
-                 f"{lat['all_editions_cpu_p50']} ms", highlight=False)
-    idx = figures["index"]
-    stdout.print(f"  index: {idx.get('documents', 0):,} documents, {idx['bytes_on_disk'] / 1e6:.1f} MB on disk, "
-                 f"built in {idx.get('seconds', 0)} s"
-                 + (f" ({idx['cpu_seconds']} s CPU)" if "cpu_seconds" in idx else "") + " (during rulekb build)",
-                 highlight=False)
-    if "cold_start" in figures:
-        c = figures["cold_start"]
-        stdout.print(f"  cold start: rulekb search {c['search_seconds']} s wall, {c['search_cpu_seconds']} s CPU "
-                     f"(rulekb --help {c['help_seconds']} s wall, {c['help_cpu_seconds']} s CPU), median of {cold}",
-                     highlight=False)
-    if misses:
-        for miss in figures["misses"]:
-            stdout.print(f"  miss {miss['id']} (rank {miss['rank']}, BM25 {miss['bm25_rank']}): {miss['question']} "
-                         f"-> want {' '.join(miss['expected'])}, got {' '.join(str(g) for g in miss['got'])}",
-                         markup=False, highlight=False)
-
-
-@bench_app.command("timeline")
-def bench_timeline_command(
-    store: str = StoreOption,
-    repeat: int = typer.Option(20, "--repeat", min=1, help="Runs per query; medians are over runs."),
-    format: Format = FormatOption,
-) -> None:
-    """Rules over time on a built store: rule-as-of, rules-changed-between, a rule's history from
-    the stored wordings beside the per-edition rule-history (ratio in the same run), wordings stored."""
-    from ..bench.timeline import bench_timeline
-
-    with errors_as_exit_codes():
-        figures = bench_timeline(_store(store), repeat=repeat)
-    if format is Format.json:
-        emit_json(figures)
-        return
-    say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
-    say(f"rule-as-of (named query), median over {len(figures['rule_as_of_ms'])} rules x {repeat} runs: "
-        f"{figures['rule_as_of_median_ms']:.2f} ms; with the resolver (kb.service.rule_as_of): "
-        f"{figures['rule_as_of_service_median_ms']:.2f} ms")
-    for key, ms in figures["rule_as_of_ms"].items():
-        say(f"  {key:24} {ms:7.2f} ms")
-    say(f"rules-changed-between, slowest window: {figures['rules_changed_between_max_ms']:.1f} ms")
-    for key, ms in figures["rules_changed_between_ms"].items():
-        say(f"  {key:24} {ms:7.1f} ms  {figures['rules_changed_between_rows'][key]:,} rows")
-    say(f"rule history from the wordings (lineage-versions): {figures['history_from_ranges_median_ms']:.2f} ms; "
-        f"per edition (rule-history): {figures['history_per_edition_median_ms']:.2f} ms; "
-        f"ratio {figures['history_ratio']:.1f}x")
-    for key, ms in figures["history_from_ranges_ms"].items():
-        say(f"  {key:24} {ms:7.2f} ms  (rule-history {figures['history_per_edition_ms'][key]:.2f} ms)")
-    say(f"wordings stored: {figures['wordings']:,} ({figures['wording_triples']:,} triples)")
-
-
-@bench_app.command("consistency")
-def bench_consistency_command(
-    repeat: int = typer.Option(3, "--repeat", min=1, help="Warm runs (every edition from the cache); the median is printed."),
-    cold: bool = typer.Option(True, "--cold/--no-cold", help="Also one run with an empty cache (minutes)."),
-    format: Format = FormatOption,
-) -> None:
-    """The consistency check over every edition: seconds cold and warm, counts per kind, precision on the judged
-    findings and recall on the gold list."""
-    import sys
-
-    from ..bench.consistency import run
-
-    root = corpus_dir()
-    if root is None:
-        fail("no corpus found (set RULEKB_CORPUS)")
-    with errors_as_exit_codes():
-        figures = run([str(root / "en"), str(root / "fr")], repeat=repeat, cold=cold,
-                      progress=lambda m: print(m, file=sys.stderr) if not sys.stderr.isatty() else None)
-    if format is Format.json:
-        emit_json(figures)
-        return
-    say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    say(f"{figures['editions']} editions ({figures['english']} English), reasoner {figures['reasoner']}, load {load:.2f}")
-    if "cold_seconds" in figures:
-        say(f"cold (empty cache): {figures['cold_seconds']:.1f} s")
-    say(f"warm (cached): median {figures['warm_seconds_median']:.3f} s over {len(figures['warm_runs'])} runs")
-    for kind, by in figures["english_counts"].items():
-        say(f"  {kind}: " + ", ".join(f"{n} {s}" for s, n in sorted(by.items())))
-    say(f"French texts: {figures['french_findings']} findings")
-    for kind, tally in sorted(figures["precision"].items()):
-        say(f"precision {kind}: {tally['true']}/{tally['true'] + tally['false']} = {tally['precision']}")
-    for line in figures["unjudged"]:
-        say(f"  not judged: {line}")
-    r = figures["recall"]
-    say(f"recall: {r['found']}/{r['gold']} gold findings over {r['kinds']} kinds = {r['recall']}")
-    for line in r["missed"]:
-        say(f"  missed: {line}")

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import typer
 
-from .app import Format, FormatOption
+from .app import Format, FormatOption, StoreOption, _store
 from .bench import bench_app
-from .kb_commands import StoreOption, _store
 from .output import emit_json, errors_as_exit_codes, stdout
 
 

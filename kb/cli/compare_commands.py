@@ -12,9 +12,7 @@ import sys
 
 import typer
 
-from .. import service
-from .app import Format, FormatOption, app
-from .kb_commands import LazyStore, StoreOption
+from .app import Format, FormatOption, LazyStore, StoreOption, app
 from .output import emit_json, errors_as_exit_codes, fail, stderr, stdout
 
 
@@ -51,10 +49,12 @@ def contradictions(
     format: Format = FormatOption,
 ) -> None:
     """Contradictions and changes of meaning between two editions' definitions, and the terms that changed."""
+    from .. import service
+
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
     with errors_as_exit_codes():
-        from .timeline_commands import note
+        from .app import note
 
         data = service.contradictions(old, new, LazyStore(store), None if reasoner is Reasoner.none else reasoner.value, note)
     if report is not None:

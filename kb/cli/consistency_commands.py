@@ -11,9 +11,8 @@ from pathlib import Path
 
 import typer
 
-from .app import Format, FormatOption, app
+from .app import Format, FormatOption, LazyStore, StoreOption, app
 from .compare_commands import ReportKind
-from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 

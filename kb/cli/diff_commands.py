@@ -12,22 +12,23 @@ from pathlib import Path
 
 import typer
 
-from .. import service
-from .app import Format, FormatOption, app
+from .app import Format, FormatOption, LazyStore, StoreOption, app
 from .compare_commands import EditionArgument, ReportKind
-from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 KINDS = ("renumbered", "modified", "added", "removed", "split", "merged")
 
 
 def _editions(names: list[str], opener: LazyStore):
-    from .timeline_commands import note
+    from .. import service
+    from .app import note
 
     return [service.edition(name, opener, note) for name in names]
 
 
 def _newest(opener: LazyStore, language: str) -> str:
+    from .. import service
+
     rows = [r for r in service.run(opener(), "edition-graphs") if r["language"] == language and r.get("partial") != "true"]
     if not rows:
         fail(f"no complete {language} edition in the knowledge base: give --to")
@@ -46,6 +47,8 @@ def diff(
 ) -> None:
     """What changed between two editions: every rule paired with its successor across renumbering
     (renumbered, modified, added, removed, split, merged, with a similarity), and the terms that changed."""
+    from .. import service
+
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
     with errors_as_exit_codes():

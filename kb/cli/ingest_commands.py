@@ -5,19 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.table import Table
 
-from ingest import fetch as fetching
-from ingest.errors import IngestError
-from ingest.model import Edition
-from ingest.parse import ParseResult, document_files, parse_source
-
-from ..service import corpus_dir
 from .app import Format, FormatOption, app
 from .output import emit_json, errors_as_exit_codes, fail, progress, stderr, stdout
 
 
 def _parse_with_progress(source: str) -> ParseResult:
+    from ingest.parse import ParseResult, document_files, parse_source
+
     path = Path(source)
     if path.is_dir():
         bar, tick = progress(len(document_files(path)), f"parsing {source}")
@@ -38,6 +33,9 @@ def parse(
     format: Format = FormatOption,
 ) -> None:
     """Parse rules documents (txt, html, pdf, docx; English or French) into editions."""
+    from ingest.parse import ParseResult, document_files, parse_source
+    from ..service import corpus_dir
+
     if not sources:
         corpus = corpus_dir()
         if corpus is None:
@@ -86,6 +84,8 @@ def _print_edition(edition: Edition) -> None:
 
 
 def _print_summary(editions: list[Edition], failures: list[IngestError]) -> None:
+    from rich.table import Table
+
     table = Table(title=f"{len(editions)} editions", title_justify="left", box=None, pad_edge=False)
     table.add_column("edition", no_wrap=True, overflow="ellipsis", max_width=34)
     for column in ("sections", "rules", "glossary", "warnings"):
@@ -131,6 +131,8 @@ def fetch(
     format: Format = FormatOption,
 ) -> None:
     """Download official rules texts into a local cache (and check that they parse)."""
+    from ingest import fetch as fetching
+
     with errors_as_exit_codes():
         if check:
             from kb.service import newer_editions

@@ -10,35 +10,9 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.table import Table
 
-from .app import Format, FormatOption, app
+from .app import BaseOption, Format, FormatOption, LazyStore, StoreOption, _store, app  # noqa: F401  (their old home)
 from .output import emit_json, errors_as_exit_codes, fail, stage_progress, stderr, stdout
-
-StoreOption = typer.Option(
-    None, "--store", help="Store directory or SPARQL endpoint URL (default: RULEKB_STORE, else ~/.local/share/rulekb/store)."
-)
-BaseOption = typer.Option(None, "--base-iri", help="Base of the IRIs the KB mints (default: RULEKB_BASE_IRI, else http://localhost:8000/).")
-
-
-def _store(location: str | None):
-    from ..service import open_store
-
-    return open_store(location)
-
-
-class LazyStore:
-    """The store at ``location``, opened on first call and then reused: a command given
-    only source files never opens it, one given two edition ids opens it once."""
-
-    def __init__(self, location: str | None):
-        self.location, self.store = location, None
-
-    def __call__(self):
-        if self.store is None:
-            self.store = _store(self.location)
-        return self.store
-
 
 @app.command()
 def build(
@@ -156,6 +130,8 @@ def _reasoning_line(summary: dict) -> str:
 @app.command()
 def editions(store: str = StoreOption, format: Format = FormatOption) -> None:
     """List the editions in the knowledge base."""
+    from rich.table import Table
+
     from .. import service
 
     with errors_as_exit_codes():
@@ -185,7 +161,7 @@ def rule(
     """One rule: text, examples, references (resolved and dangling), back-references, concepts;
     the edition that answered, the dates its wording was in force and what superseded it."""
     from .. import service
-    from .timeline_commands import edition_name
+    from .app import edition_name
 
     with errors_as_exit_codes():
         opened = _store(store)
@@ -246,30 +222,31 @@ def history(
 ) -> None:
     """A rule through every edition of its language, even where it was renumbered: its numbers, texts and changes,
     as the wordings in force (first and last edition, from and until)."""
-    from ..lineage import history as rule_history
     from .. import service
-    from .timeline_commands import edition_name
+    from .app import edition_name
 
     number = number.strip().rstrip(".")
     with errors_as_exit_codes():
         opened = _store(store)
         resolution = edition_name(opened, edition, as_of, default_none=True)
-        edition = resolution.edition if resolution else rule_history.default_edition(opened)
+        edition = resolution.edition if resolution else service.default_edition(opened)
         wordings = service.rule_wordings(opened, edition, number) if (ranges or format is Format.text) else []
-        entries = None if (ranges and wordings) else rule_history.history(opened, number, edition)
+        entries = None if (ranges and wordings) else service.history(opened, number, edition)
     if format is Format.json:
         emit_json(wordings if entries is None else entries)
         return
-    _print_history(entries or [], rule_history, wordings)
+    _print_history(entries or [], wordings)
 
 
-def _print_history(entries: list[dict], rule_history, wordings: list[dict] | None = None) -> None:
+def _print_history(entries: list[dict], wordings: list[dict] | None = None) -> None:
     """One line per wording in force (the stored ranges; else consecutive unchanged versions
     folded), then the text, its words changed since the period above marked."""
     from rich.text import Text
 
+    from .. import service
+
     previous_text = None
-    for row in wordings or rule_history.periods(entries):
+    for row in wordings or service.history_periods(entries):
         span = row["first"] if row["editions"] == 1 else f"{row['first']} .. {row['last']} ({row['editions']} editions)"
         if row.get("in_force_from"):
             span += f"  [in force {row['in_force_from']} – {row.get('in_force_until') or 'today'}]"
@@ -287,7 +264,7 @@ def _print_history(entries: list[dict], rule_history, wordings: list[dict] | Non
         if previous_text is None or row["kind"] in ("added", "split", None):
             text.append(row["text"] or "")
         else:
-            for i, (op, words) in enumerate(rule_history.word_diff(previous_text, row["text"])):
+            for i, (op, words) in enumerate(service.history_word_diff(previous_text, row["text"])):
                 if i:
                     text.append(" ")
                 if op == "=":
@@ -317,21 +294,19 @@ def query(
     format: Format = FormatOption,
 ) -> None:
     """Run a named query, a .rq file or your own SPARQL; SPARQL JSON results with --format json."""
-    from ..store import queries
+    from .. import service
     from .query_output import print_listing, print_results
 
     with errors_as_exit_codes():
         if list_queries:
-            print_listing(queries.registry(), queries.checks(), format)
+            print_listing(*service.named_queries(), format)
             return
         if sparql is not None:
-            chosen = queries.adhoc(sys.stdin.read() if sparql == "-" else sparql)
+            chosen = service.own_query(sys.stdin.read() if sparql == "-" else sparql)
         elif name is None:
             fail("give a query NAME, a .rq file, or --sparql TEXT (rulekb query --list shows the names)")
-        elif name.endswith(".rq") or Path(name).is_file():
-            chosen = queries.from_file(name)
         else:
-            chosen = queries.get(name)
+            chosen = service.named_query(name)
         bindings = _params(param or [])
         if show:
             stdout.print(chosen.text, markup=False, highlight=False)
@@ -388,7 +363,7 @@ def export(
 ) -> None:
     """Write RDF to stdout: one edition's graph, or the whole KB."""
     from ..service import export as run_export
-    from .timeline_commands import edition_name
+    from .app import edition_name
 
     with errors_as_exit_codes():
         opened = _store(store)

@@ -8,12 +8,31 @@ import sys
 from contextlib import contextmanager
 
 import typer
-from rich.console import Console
 
 from kb.errors import RulekbError
 
-stdout = Console(soft_wrap=True)
-stderr = Console(stderr=True, soft_wrap=True)
+
+class LazyConsole:
+    """A rich Console made on first use: a command that prints JSON (or starts the
+    server) never loads rich's console machinery (``rulekb search`` from a cold start)."""
+
+    def __init__(self, **options):
+        self._options, self._console = options, None
+
+    @property
+    def console(self):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str):
+        return getattr(self.console, name)
+
+
+stdout = LazyConsole(soft_wrap=True)
+stderr = LazyConsole(stderr=True, soft_wrap=True)
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
@@ -73,7 +92,7 @@ def progress(total: int | None, description: str):
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=stderr,
+        console=stderr.console,
         transient=True,
         disable=not stderr.is_terminal,
     )
@@ -98,7 +117,7 @@ def stage_progress(prefix: str):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=stderr, transient=True)
+                   console=stderr.console, transient=True)
 
     class Bars(Reporter):
         def __init__(self):

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 
-from rich.table import Table
 
 from .app import Format
 from .output import emit_json, stdout
 
 
 def print_listing(named: dict, checks: dict, format: Format) -> None:
+    from rich.table import Table
+
     rows = [
         {"name": q.name, "title": q.title, "params": q.params, "description": q.description,
          "example": q.example, "check": q.check}
@@ -30,6 +31,8 @@ def print_listing(named: dict, checks: dict, format: Format) -> None:
 
 
 def print_results(store, query, bindings: dict, results: str) -> None:
+    from rich.table import Table
+
     wanted = "json" if results == "table" else results
     answer = store.query(query.text, bindings, results_format=wanted if wanted != "turtle" else "json")
     if answer.kind == "graph" or results != "table":

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .app import Format, FormatOption, app
-from .kb_commands import StoreOption, _store
+from .app import Format, FormatOption, StoreOption, _store, app
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 

@@ -16,8 +16,7 @@ import os
 
 import typer
 
-from .app import app
-from .kb_commands import BaseOption, StoreOption, _store
+from .app import BaseOption, StoreOption, _store, app
 from .output import errors_as_exit_codes, fail, stderr
 
 # settings for app_from_env, in the environment the worker processes inherit
@@ -74,8 +73,7 @@ def _base_to_serve(kb, asked: str | None) -> str | None:
     """The base whose IRIs this server answers for: the one asked for (--base-iri or
     RULEKB_BASE_IRI), else the one the KB was built with; a mismatch is said, since
     then no IRI of the KB dereferences."""
-    from ..rdf.iris import base_iri
-    from ..service import built_base
+    from ..service import base_iri, built_base
 
     built = built_base(kb)
     if asked is None and not os.environ.get("RULEKB_BASE_IRI"):

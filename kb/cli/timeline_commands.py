@@ -1,6 +1,7 @@
-"""``rulekb as-of | changes``, and how every command reads an edition name.
+"""``rulekb as-of | changes``.
 
-:func:`edition_name` is what the commands taking an edition call (rule, history, export,
+How every command reads an edition name is :func:`kb.cli.app.edition_name` (it lived here):
+what the commands taking an edition call (rule, history, export,
 define, ask; diff, contradictions, cite-check and translation-report through
 :func:`kb.rdf.stored_edition.load_edition`): ids, ``en/latest``, ``en@2010-03-15`` or ``--as-of``,
 resolved by :mod:`kb.timeline.editions`; a name that is not an id is said on stderr with the
@@ -11,28 +12,10 @@ from __future__ import annotations
 
 import typer
 
-from .app import Format, FormatOption, app
-from .kb_commands import StoreOption, _store
-from .output import emit_json, errors_as_exit_codes, stderr, stdout
+from .app import Format, FormatOption, StoreOption, _store, app, edition_name, note  # noqa: F401  (edition_name's old home)
+from .output import emit_json, errors_as_exit_codes, stdout
 
 AsOfOption = typer.Option(None, "--as-of", help="A date (YYYY-MM-DD): the edition of that language in force on it.")
-
-
-def note(resolution) -> None:
-    """Say which edition a name that was not an id resolved to, and why (stderr)."""
-    if resolution.how != "id":
-        stderr.print(f"rulekb: {resolution.asked} -> {resolution.reason}", markup=False, highlight=False)
-
-
-def edition_name(store, name: str | None, as_of: str | None = None, *, default_none: bool = False):
-    """The Resolution of ``name``/``as_of`` (None when neither is given and ``default_none``)."""
-    from .. import service
-
-    if default_none and not name and as_of is None:
-        return None
-    resolution = service.resolve_edition(store, name, as_of)
-    note(resolution)
-    return resolution
 
 
 @app.command("as-of")

@@ -17,10 +17,8 @@ import sys
 
 import typer
 
-from .. import service
-from .app import Format, FormatOption, app
+from .app import Format, FormatOption, LazyStore, StoreOption, app
 from .compare_commands import ReportKind
-from .kb_commands import LazyStore, StoreOption
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 def _print_text(data: dict, fr, english) -> None:
@@ -88,6 +86,8 @@ def translation_report_command(
 ) -> None:
     """Where a French rules text and an English edition disagree: missing and extra rules, citations, numbers,
     card names, sentences, and rules whose English changed after the edition the French translates (stale)."""
+    from .. import service
+
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
     with errors_as_exit_codes():
@@ -121,6 +121,8 @@ def lexicon(
                                          help="csv (en,fr,source,key), tbx (TBX-Basic XML) or json."),
 ) -> None:
     """The English-French term pairs: the ontology's labels, the hand-made core table, and matched glossaries."""
+    from .. import service
+
     from ..translate.lexicon import term_pairs, to_csv, to_tbx
 
     with errors_as_exit_codes():
