@@ -24,6 +24,14 @@ MERGED = "merged"  # this further old rule's text went into the new rule
 KINDS = (UNCHANGED, RENUMBERED, MODIFIED, ADDED, REMOVED, SPLIT, MERGED)
 PRIMARY = (UNCHANGED, RENUMBERED, MODIFIED)
 
+# A French rule and the English rule it translates (kb.translate.align: ``old`` the English
+# number, ``new`` the French one; ``similarity`` the evidence score):
+SAME_NUMBER = "same-number"  # the number of the English rule it translates
+MOVED = "moved"  # an English rule of another number
+EXTRA = "extra"  # a French rule with no English counterpart (old None)
+MISSING = "missing"  # an English rule inside the French coverage with no French (new None)
+TRANSLATION_KINDS = (SAME_NUMBER, MOVED, EXTRA, MISSING)
+
 # ``detail`` of a modified pair: what differs
 REFERENCES = "references"  # only the numbers it cites, and they follow the renumbering
 TYPOGRAPHY = "typography"  # quotes, dashes, spacing (and cited numbers)
@@ -37,7 +45,9 @@ class Pair:
     added/removed). ``similarity`` is the text similarity in 0..1 after
     terminology normalisation (1.0 for identical text; 0.0 for added/removed).
     ``evidence`` names the pass that found the pair (identical, text, anchor,
-    context, order, split, merge, ...), for inspection and evaluation."""
+    context, order, split, merge, ...), for inspection and evaluation.
+    ``complete`` is False for a French rule whose text looks cut off (an excerpt's
+    last rule): its missing tail says nothing about the translation."""
 
     old: str | None
     new: str | None
@@ -45,6 +55,7 @@ class Pair:
     similarity: float
     evidence: str = ""
     detail: str = ""
+    complete: bool = True
 
     def to_dict(self) -> dict:
         row = {"old": self.old, "new": self.new, "kind": self.kind, "similarity": round(self.similarity, 4)}
@@ -52,6 +63,8 @@ class Pair:
             row["detail"] = self.detail
         if self.evidence:
             row["evidence"] = self.evidence
+        if not self.complete:
+            row["complete"] = False
         return row
 
 

@@ -24,6 +24,7 @@ removed (old) or added (new). Thresholds were set on the 2009 restructure, the
 
 from __future__ import annotations
 
+from .assign import best_first
 from .candidates import Index
 from .normalise import tokens
 from .profile import Profile
@@ -149,11 +150,10 @@ class Matching:
             context.refresh()
 
     def _greedy(self, edges: list, evidence: str) -> None:
-        edges.sort(reverse=True)
-        for _score, _sim, mi, mj in edges:
-            i, j = -mi, -mj
-            if i not in self.o2n and j not in self.n2o:
-                self.pair(i, j, evidence)
+        """Edges ``(score, similarity, -i, -j)``, best first (:func:`kb.align.assign.best_first`)."""
+        ranked = [((-score, -sim), -mi, -mj) for score, sim, mi, mj in edges]
+        for i, j in best_first(ranked, self.o2n, self.n2o):
+            self.pair(i, j, evidence)
 
     # 3a
     def anchored(self, context: Context) -> None:

@@ -16,8 +16,18 @@ pairs; results are memoised per pair.
 from __future__ import annotations
 
 from difflib import SequenceMatcher
+from typing import Hashable, Protocol
 
 from .profile import Profile, idf_table
+
+
+class Similarity(Protocol):
+    """The scoring strategy of an alignment: how alike a rule of one side and a rule of
+    the other are, in 0..1. :class:`Scorer` is the one for two editions of a language
+    (token weights and order); :class:`kb.translate.align.EvidenceScorer` the one for
+    a French text and an English edition (citations, numbers, names, lexicon terms)."""
+
+    def similarity(self, i: Hashable, j: Hashable) -> float: ...
 
 
 class Scorer:

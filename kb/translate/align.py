@@ -1,33 +1,35 @@
-"""Pair each French rule with its English counterpart.
+"""Pair each French rule with its English counterpart, from :mod:`kb.align`'s parts.
+
+The French alignment is an alignment like the editions' one (:mod:`kb.align`), with
+its own signal plugged in: the same pair type (:class:`kb.align.model.Pair`, ``old``
+the English number, ``new`` the French one, kinds ``same-number``, ``moved``, ``extra``,
+``missing``), the same best-first assignment (:func:`kb.align.assign.best_first`), a
+candidate strategy of :mod:`kb.align.candidates` (:class:`~kb.align.candidates.Nearby`:
+the same and neighbouring sections) and a scoring strategy of its own,
+:class:`EvidenceScorer` -- the French-English signal: the language-independent evidence of
+:mod:`.evidence` (the rules cited, the numbers stated, card names, shape, lexicon terms),
+since the words of the two sides cannot be compared.
 
 Why number-first: a translation keeps the numbering of the English edition it
 translates, so the same number in the base edition is the first candidate; the
-evidence score (:mod:`.evidence`) confirms it. When it does not, the rule may
-have moved: the best-scoring English rule of the same or a neighbouring
-section is taken if it is clearly better. English rules without French are
-reported only inside what the French text covers (:func:`coverage`): a French
-excerpt of 98 rules must not "miss" 3,000 rules.
+evidence score confirms it. When it does not, the rule may have moved: the best-scoring
+English rule of the same or a neighbouring section is taken if it is clearly better.
+English rules without French are reported only inside what the French text covers
+(:func:`coverage`): a French excerpt of 98 rules must not "miss" 3,000 rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ingest.model import Edition, Rule
 
+from ..align.assign import best_first
+from ..align.candidates import Nearby
+from ..align.model import EXTRA, MISSING, MOVED, SAME_NUMBER, Pair
 from .evidence import Features, features, score
 
 SURE = 0.8  # a same-number pair at or above this is taken as is
 MOVE_MARGIN = 0.25  # a moved rule must beat the same-number rule by this much
-
-
-@dataclass(slots=True)
-class TPair:
-    fr: str | None  # French rule number (None: an English rule with no French)
-    en: str | None  # English rule number (None: a French rule with no English)
-    score: float = 0.0
-    status: str = "same-number"  # same-number | moved | extra | missing
-    complete: bool = True  # False when the French text looks cut off
+MOVED_MIN = 0.7  # a rule of a neighbouring section is a candidate from this score
 
 
 class FeatureCache:
@@ -88,15 +90,6 @@ def coverage(fr: Edition, en: Edition, english: list[str] | None = None) -> dict
             "spans": {s: [en.rules[a].number, en.rules[b].number] for s, (a, b) in spans.items()}}
 
 
-def _neighbours(en: Edition, number: str) -> list[Rule]:
-    try:
-        section = int(section_of(number))
-    except ValueError:
-        return []
-    wanted = {str(section - 1), str(section), str(section + 1)}
-    return [r for r in en.rules if section_of(r.number) in wanted]
-
-
 def _may_be_cut(fr: Edition, i: int) -> bool:
     """In an excerpt (a site's page, a quotation), the last rule of each run of a
     section may have been cut at a sentence end: its missing sentences, citations
@@ -108,59 +101,81 @@ def _may_be_cut(fr: Edition, i: int) -> bool:
     return i == len(rules) - 1 or section_of(rules[i + 1].number) != section_of(rules[i].number)
 
 
-def align_translation(fr: Edition, en: Edition, cache: FeatureCache | None = None) -> list[TPair]:
+class EvidenceScorer:
+    """The scoring strategy (:class:`kb.align.similarity.Similarity`) of a French text
+    against an English edition: French rule index -> English rule number, the evidence
+    score of their features (:func:`.evidence.score`), 0 for an English number the edition
+    lacks."""
+
+    def __init__(self, fr: Edition, en: Edition, cache: FeatureCache):
+        self.en, self.cache = en, cache
+        self.french = [features(rule.text, rule.examples, fr.language) for rule in fr.rules]
+
+    def english(self, number: str) -> Features | None:
+        return self.cache.get(self.en, number)
+
+    def similarity(self, i: int, number: str) -> float:
+        other = self.english(number)
+        return score(self.french[i], other) if other else 0.0
+
+
+def align_translation(fr: Edition, en: Edition, cache: FeatureCache | None = None) -> list[Pair]:
     """French rule -> English rule, plus English rules missing from the French
     (within the French coverage) and French rules with no English counterpart.
 
     A same-number pair scoring at least :data:`SURE` is taken as is, and so is the
     same number for a French rule cut off mid-sentence (it has lost its tail,
     citations included: its score says nothing). The other French rules are
-    assigned together, best score first: each to its same number (favoured by
-    :data:`MOVE_MARGIN`) or to a free rule of a neighbouring section scoring 0.7 or
-    more. Why together: a French text one rule off (the 2008 article's 201.2 is the
-    English 201.1, its 201.1 a rule the English no longer has) must give 201.1 to
-    the French rule that says it, whatever the order."""
+    assigned together, best score first (:func:`kb.align.assign.best_first`): each to
+    its same number (favoured by :data:`MOVE_MARGIN`) or to a free rule of a
+    neighbouring section (:class:`kb.align.candidates.Nearby`) scoring
+    :data:`MOVED_MIN` or more. Why together: a French text one rule off (the 2008
+    article's 201.2 is the English 201.1, its 201.1 a rule the English no longer has)
+    must give 201.1 to the French rule that says it, whatever the order."""
     cache = cache or _DEFAULT
     en_rules = cache.rules(en)
+    scorer = EvidenceScorer(fr, en, cache)
+    nearby = Nearby([rule.number for rule in en.rules])
     chosen: dict[int, tuple[str, float]] = {}  # French rule index -> (English number, score)
     used: set[str] = set()
     open_rules = []
     for i, rule in enumerate(fr.rules):
-        f = features(rule.text, rule.examples, fr.language)
-        same = cache.get(en, rule.number)
-        same_score = score(f, same) if same else 0.0
-        if same and rule.number not in used and (same_score >= SURE or not f.complete):
+        same = scorer.english(rule.number)
+        same_score = scorer.similarity(i, rule.number) if same else 0.0
+        if same and rule.number not in used and (same_score >= SURE or not scorer.french[i].complete):
             chosen[i] = (rule.number, same_score)
             used.add(rule.number)
         else:
-            open_rules.append((i, rule, f, same_score if same else None))
-    candidates = []  # (ranking score, French index, English number, score)
-    for i, rule, f, same_score in open_rules:
+            open_rules.append((i, rule, same_score if same else None))
+    edges = []  # ((-ranking score,), French index, English number); the pair's score beside
+    scores: dict[tuple[int, str], float] = {}
+    for i, rule, same_score in open_rules:
         if same_score is not None:
-            candidates.append((same_score + MOVE_MARGIN, i, rule.number, same_score))
-        for other in _neighbours(en, rule.number):
-            if other.number == rule.number or other.number in used:
+            edges.append(((-(same_score + MOVE_MARGIN),), i, rule.number))
+            scores.setdefault((i, rule.number), same_score)
+        for number in nearby.candidates(rule.number):
+            if number == rule.number or number in used:
                 continue
-            s = score(f, cache.get(en, other.number))
-            if s >= 0.7:
-                candidates.append((s, i, other.number, s))
-    for _, i, number, s in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):
-        if i not in chosen and number not in used:
-            chosen[i] = (number, s)
-            used.add(number)
-    pairs: list[TPair] = []
+            s = scorer.similarity(i, number)
+            if s >= MOVED_MIN:
+                edges.append(((-s,), i, number))
+                scores.setdefault((i, number), s)
+    for i, number in best_first(edges, chosen, used):
+        chosen[i] = (number, scores[(i, number)])
+        used.add(number)
+    pairs: list[Pair] = []
     for i, rule in enumerate(fr.rules):
-        complete = features(rule.text, rule.examples, fr.language).complete and not _may_be_cut(fr, i)
+        complete = scorer.french[i].complete and not _may_be_cut(fr, i)
         if i not in chosen:
-            pairs.append(TPair(rule.number, None, 0.0, "extra", complete))
+            pairs.append(Pair(None, rule.number, EXTRA, 0.0, complete=complete))
             continue
         number, s = chosen[i]
-        pairs.append(TPair(rule.number, number, s, "same-number" if number == rule.number else "moved", complete))
-    spans = coverage(fr, en, [p.en for p in pairs if p.en])["spans"]
+        pairs.append(Pair(number, rule.number, SAME_NUMBER if number == rule.number else MOVED, s, complete=complete))
+    spans = coverage(fr, en, [p.old for p in pairs if p.old])["spans"]
     order = {rule.number: i for i, rule in enumerate(en.rules)}
     for rule in en.rules:
         span = spans.get(section_of(rule.number))
         if span and rule.number not in used and order[span[0]] <= order[rule.number] <= order[span[1]]:
             if rule.number in en_rules:
-                pairs.append(TPair(None, rule.number, 0.0, "missing"))
+                pairs.append(Pair(rule.number, None, MISSING, 0.0))
     return pairs

@@ -62,7 +62,7 @@ def through_base(fr: Edition, base: Edition, english: Edition, cache: FeatureCac
     from ..align import align
     from .stale import stale_items
 
-    base_of = {pair.fr: pair.en for pair in align_translation(fr, base, cache) if pair.fr}
+    base_of = {pair.new: pair.old for pair in align_translation(fr, base, cache) if pair.new}  # French -> English
     alignment = alignment_of(base, english, set(base_of.values())) if alignment_of else align(base, english)
     successors = alignment.successors(merges=False)
     data = translation_report(fr, base, base.id, cache)

@@ -30,17 +30,18 @@ from typing import Callable
 
 from ingest.model import Edition
 
-from .align import FeatureCache, TPair, align_translation
+from ..align.model import EXTRA, MISSING, Pair
+from .align import FeatureCache, align_translation
 from .evidence import CORE_TERMS, Features, features, names_in, renderings_in, term_table
 
 Item = dict
-Check = Callable[[TPair, Features, Features, dict], list[Item]]
+Check = Callable[[Pair, Features, Features, dict], list[Item]]  # a translation pair: old English, new French
 
 NORMAL_RATIO = (0.95, 1.6)  # French length / English length for a full translation
 
 
-def _item(pair: TPair, kind: str, fr_value=None, us_value=None) -> Item:
-    return {"fr": pair.fr, "us": pair.en, "kind": kind, "fr_value": fr_value, "us_value": us_value}
+def _item(pair: Pair, kind: str, fr_value=None, us_value=None) -> Item:
+    return {"fr": pair.new, "us": pair.old, "kind": kind, "fr_value": fr_value, "us_value": us_value}
 
 
 def check_references(pair, f, e, ctx):
@@ -93,7 +94,7 @@ def check_sentences(pair, f, e, ctx):
 CHECKS: list[Check] = [check_references, check_numbers, check_names, check_sentences]
 
 
-def check_terminology(pairs: list[TPair], fr: Edition, en: Edition, cache: FeatureCache) -> list[Item]:
+def check_terminology(pairs: list[Pair], fr: Edition, en: Edition, cache: FeatureCache) -> list[Item]:
     """One item per English term whose French renderings differ across the text:
     ``fr_value`` maps each rendering to the French rules using it, ``us_value`` is
     the term. A rendering counts only where the aligned English rule has the term."""
@@ -102,25 +103,25 @@ def check_terminology(pairs: list[TPair], fr: Edition, en: Edition, cache: Featu
     table = term_table()
     used: dict[str, dict[str, list[str]]] = {}
     for pair in pairs:
-        if pair.fr is None or pair.en is None or pair.fr not in french or pair.en not in english:
+        if pair.new is None or pair.old is None or pair.new not in french or pair.old not in english:
             continue
-        rule = french[pair.fr]
+        rule = french[pair.new]
         found = renderings_in(" ".join([rule.text, *rule.examples]))
         if not found:
             continue
-        source = english[pair.en]
+        source = english[pair.old]
         en_text = " ".join([source.text, *source.examples])
         for key, names in found.items():
             if key in table and any(p.search(en_text) for p in table[key][0]):
                 for name in names:
-                    used.setdefault(key, {}).setdefault(name, []).append(pair.fr)
+                    used.setdefault(key, {}).setdefault(name, []).append(pair.new)
     return [{"fr": None, "us": None, "kind": "terminology-inconsistency",
              "fr_value": {name: numbers for name, numbers in sorted(renderings.items())},
              "us_value": CORE_TERMS[key][0][0] if key in CORE_TERMS else key.replace("-", " ")}
             for key, renderings in sorted(used.items()) if len(renderings) >= 2]
 
 
-ReportCheck = Callable[[list[TPair], Edition, Edition, FeatureCache], list[Item]]
+ReportCheck = Callable[[list[Pair], Edition, Edition, FeatureCache], list[Item]]
 REPORT_CHECKS: list[ReportCheck] = [check_terminology]
 
 
@@ -134,22 +135,22 @@ def english_names(en: Edition) -> frozenset[str]:
     return frozenset(names)
 
 
-def report_items(fr: Edition, en: Edition, cache: FeatureCache | None = None) -> tuple[list[TPair], list[Item]]:
+def report_items(fr: Edition, en: Edition, cache: FeatureCache | None = None) -> tuple[list[Pair], list[Item]]:
     cache = cache or FeatureCache()
     pairs = align_translation(fr, en, cache)
     ctx = {"english_names": english_names(en), "fr": fr, "en": en}
     french = {r.number: r for r in fr.rules}
     items: list[Item] = []
     for pair in pairs:
-        if pair.status == "missing":
+        if pair.kind == MISSING:
             items.append(_item(pair, "missing"))
             continue
-        if pair.status == "extra":
+        if pair.kind == EXTRA:
             items.append(_item(pair, "extra"))
             continue
-        rule = french[pair.fr]
+        rule = french[pair.new]
         f = features(rule.text, rule.examples, fr.language)
-        e = cache.get(en, pair.en)
+        e = cache.get(en, pair.old)
         for check in CHECKS:
             items.extend(check(pair, f, e, ctx))
     for report_check in REPORT_CHECKS:
@@ -164,5 +165,5 @@ def translation_report(fr: Edition, en: Edition, base_detected: str | None = Non
 
     pairs, items = report_items(fr, en, cache)
     return {"fr_edition": fr.id, "us_edition": en.id, "base_detected": base_detected,
-            "items": items, "coverage": coverage(fr, en, [p.en for p in pairs if p.fr and p.en]),
-            "pairs": {p.fr: p.en for p in pairs if p.fr and p.en}}  # French number -> English
+            "items": items, "coverage": coverage(fr, en, [p.old for p in pairs if p.new and p.old]),
+            "pairs": {p.new: p.old for p in pairs if p.new and p.old}}  # French number -> English
