@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
 
-from ..helpers import run_cli
+from ..helpers import need, run_cli
 
 SCENARIOS = ("rule page", "rule turtle", "sparql point", "sparql join")
 
@@ -15,9 +14,7 @@ SCENARIOS = ("rule page", "rule turtle", "sparql point", "sparql join")
 @pytest.fixture(scope="module")
 def wrk():
     if shutil.which("wrk") is None:
-        if os.environ.get("CI"):
-            pytest.fail("wrk is not installed (apt-get install wrk)")
-        pytest.skip("wrk is not installed (apt-get install wrk)")
+        need("wrk is not installed (apt-get install wrk)")
 
 
 def test_bench_serve_prints_each_scenario_with_throughput_latency_and_targets(fixture_kb, wrk):
