@@ -171,10 +171,12 @@ class EmbeddedStore:
                 raise StoreError(f"another build is writing {self.root}") from None
             yield
 
-    def update(self, change) -> None:
+    def update(self, change, index: Callable[[Path, Path], object] | None = None) -> None:
         """Copy the current store (Oxigraph's backup: hard links to its files), let
         ``change(store)`` write to the copy, and swap the copy in.
-        Readers keep answering from the old one until the swap (``rulekb build --add``)."""
+        Readers keep answering from the old one until the swap (``rulekb build --add``).
+        ``index(old, fresh)`` writes the new search index from the old one (the two swap
+        together); without it, the old index is carried over as it is."""
         with self._lock():
             current = self.data_dir()
             if current is None:
@@ -190,7 +192,9 @@ class EmbeddedStore:
                 change(store)
                 store.flush()  # no optimize(): it would compact the whole copy for a small change
                 del store
-                _carry_search_index(current, fresh)
+                old_index = _partner(current)
+                if old_index.is_dir():  # an updated store keeps the search index of the build it was copied from
+                    (index or _copy_index)(old_index, _partner(fresh))
                 gc.collect()
                 self._point_current_at(fresh)
             except BaseException:
@@ -199,14 +203,24 @@ class EmbeddedStore:
                 raise
             self._drop_all_but(fresh)
 
-    def replace(self, quads: Iterable[ox.Quad], beside: Callable[[Path], object] | None = None) -> int:
-        """Write a new store from ``quads`` and swap it in; return the quad count.
+    def replace(self, quads: Iterable[ox.Quad] | None = None, beside: Callable[[Path], object] | None = None,
+                *, nquads: Iterable[bytes] | None = None, stages=None) -> int:
+        """Write a new store from ``quads`` (pyoxigraph quads) or ``nquads`` (chunks of
+        N-Quads bytes, e.g. serialised by worker processes) and swap it in; return the quad count.
 
+        ``nquads`` are written to one file beside the new store and read by Oxigraph's
+        bulk loader (parsing and sorting in native threads, no Python object per quad).
         ``beside(directory)`` writes what goes with the new store (the search
         index, :mod:`kb.search.home`) into ``search-<stamp>`` next to its
-        ``data-<stamp>``, before the swap: the one rename swaps the pair.
+        ``data-<stamp>``, before the swap: the one rename swaps the pair. When it
+        returns a callable, that work runs alongside the store's writing and the
+        callable waits for it (before the swap). ``stages`` (:class:`kb.progress.Stages`)
+        hears the steps: ``store`` (the bulk load and compaction) and ``index``.
         Nothing the readers see changes until the very last step (one rename).
         """
+        from ..progress import Stages
+
+        stages = stages or Stages()
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root} is not a directory")
         with self._lock():
@@ -214,18 +228,32 @@ class EmbeddedStore:
             # a directory no one else has: never the one readers have open
             fresh = Path(tempfile.mkdtemp(prefix=f"data-{stamp}-", dir=self.root))
             partner = _partner(fresh)
+            dump = fresh.with_name(f".load-{fresh.name}.nq")
             try:
-                store = ox.Store(str(fresh))
-                store.bulk_extend(quads)
-                store.optimize()
-                store.flush()
-                count = len(store)
-                del store
-                gc.collect()
-                if beside is not None:
-                    beside(partner)
+                if nquads is not None:
+                    with open(dump, "wb") as out:
+                        for chunk in nquads:
+                            out.write(chunk)
+                waiting = beside(partner) if beside is not None else None
+                with stages.stage("store", total=2) as stage:  # the bulk load, the compaction
+                    store = ox.Store(str(fresh))
+                    if nquads is not None:
+                        store.bulk_load(path=str(dump), format=ox.RdfFormat.N_QUADS)
+                        dump.unlink()
+                    else:
+                        store.bulk_extend(quads if quads is not None else ())
+                    stage.advance("store loaded; compacting")
+                    store.optimize()
+                    store.flush()
+                    count = len(store)
+                    del store
+                    gc.collect()
+                if callable(waiting):
+                    with stages.stage("index", total=1):
+                        waiting()
                 self._point_current_at(fresh)
             except BaseException:
+                dump.unlink(missing_ok=True)
                 shutil.rmtree(fresh, ignore_errors=True)
                 shutil.rmtree(partner, ignore_errors=True)
                 raise
@@ -255,8 +283,5 @@ def _partner(data_dir: Path) -> Path:
     return companion(data_dir)
 
 
-def _carry_search_index(current: Path, fresh: Path) -> None:
-    """An updated store keeps the search index of the build it was copied from."""
-    old = _partner(current)
-    if old.is_dir():
-        shutil.copytree(old, _partner(fresh))
+def _copy_index(old: Path, fresh: Path) -> None:
+    shutil.copytree(old, fresh)
