@@ -71,6 +71,8 @@ class BuildReport:
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
     consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
+    stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress), in order
+    load_average: list = field(default_factory=list)  # the machine's, at the end: what the seconds were measured under
     store: str = ""
     store_bytes: int = 0
 
@@ -119,6 +121,7 @@ def build(sources: list[str], store, base: str | None = None,
         raise BuildError("no editions in the sources: nothing to build (the previous store, if any, is unchanged)")
     report.editions = [e.id for e in editions]
 
+    _EXTRACTED.clear()  # one build's memory (what kb.define reads may differ in the next)
     with stages.stage("definitions", total=len(editions)) as stage:
         concepts = concept_layer.collect(editions)
         concept_layer.add_ontology_labels(concepts, ontology_labels())
@@ -175,8 +178,19 @@ def build(sources: list[str], store, base: str | None = None,
         with stages.stage("index", total=1):
             report.search.update(swap_local(remote_root(store.location), write_index))
     report.seconds = time.perf_counter() - started
+    report.stages = dict(stages.seconds)
+    report.load_average = _load_average()
     report.store_bytes = store.size_bytes()
     return report
+
+
+def _load_average() -> list[float]:
+    import os
+
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
 
 
 def _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
@@ -337,15 +351,32 @@ def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_i
                               lambda number, statement: iris.get((number, statement)), infer.explain)
 
 
+_EXTRACTED: dict[tuple[str, str], list] = {}  # (rule text, language) -> its statements, for one process
+
+
+def _edition_statements(edition: Edition) -> list[tuple[str, object]]:
+    """:func:`kb.define.edition_statements`, each distinct rule text read once: a text recurs
+    in many editions (245,000 rules, about 20,000 distinct texts), and its statements
+    depend on the text and the language alone."""
+    from .define import extract
+
+    out = []
+    for rule in edition.rules:
+        key = (rule.text, edition.language)
+        found = _EXTRACTED.get(key)
+        if found is None:
+            found = _EXTRACTED[key] = extract(rule.text, edition.language)
+        out.extend((rule.number, statement) for statement in found)
+    return out
+
+
 def _statements(edition: Edition, keys: concept_layer.KeyIndex) -> list[tuple[str, object]]:
     """The definitional statements of an edition, their concept keys (and the
     members' and values') resolved to the KB's concepts, new ones created."""
     from dataclasses import replace
 
-    from .define import edition_statements
-
     out = []
-    for number, statement in edition_statements(edition):
+    for number, statement in _edition_statements(edition):
         statement = replace(
             statement,
             concept=keys.concept_for(statement.concept, create=True),

@@ -62,6 +62,7 @@ class AddReport:
     store_bytes: int = 0
     not_redone: list[str] = field(default_factory=list)
     search: dict = field(default_factory=dict)  # the search index: documents added, versions extended
+    stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -290,6 +291,7 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
         stage.advance(f"load {new.id}")
     report.quads_added, report.quads_removed = len(added), len(removed)
     report.seconds = round(time.perf_counter() - started, 2)
+    report.stages = dict(stages.seconds)
     report.store_bytes = store.size_bytes()
     return report
 

@@ -208,14 +208,15 @@ class EmbeddedStore:
         """Write a new store from ``quads`` (pyoxigraph quads) or ``nquads`` (chunks of
         N-Quads bytes, e.g. serialised by worker processes) and swap it in; return the quad count.
 
-        ``nquads`` are written to one file beside the new store and read by Oxigraph's
-        bulk loader (parsing and sorting in native threads, no Python object per quad).
+        ``nquads`` stream through a pipe into Oxigraph's bulk loader, which parses and
+        sorts them in native threads while the chunks are still being made (no Python
+        object per quad).
         ``beside(directory)`` writes what goes with the new store (the search
         index, :mod:`kb.search.home`) into ``search-<stamp>`` next to its
         ``data-<stamp>``, before the swap: the one rename swaps the pair. When it
         returns a callable, that work runs alongside the store's writing and the
         callable waits for it (before the swap). ``stages`` (:class:`kb.progress.Stages`)
-        hears the steps: ``store`` (the bulk load and compaction) and ``index``.
+        hears the steps: ``store`` (the end of the bulk load, the compaction) and ``index``.
         Nothing the readers see changes until the very last step (one rename).
         """
         from ..progress import Stages
@@ -228,20 +229,21 @@ class EmbeddedStore:
             # a directory no one else has: never the one readers have open
             fresh = Path(tempfile.mkdtemp(prefix=f"data-{stamp}-", dir=self.root))
             partner = _partner(fresh)
-            dump = fresh.with_name(f".load-{fresh.name}.nq")
             try:
-                if nquads is not None:
-                    with open(dump, "wb") as out:
-                        for chunk in nquads:
-                            out.write(chunk)
+                # what forks (the index writer, the makers of the chunks) forks before the store opens
                 waiting = beside(partner) if beside is not None else None
-                with stages.stage("store", total=2) as stage:  # the bulk load, the compaction
+                if nquads is not None:
+                    chunks = iter(nquads)
+                    first = next(chunks, b"")
                     store = ox.Store(str(fresh))
-                    if nquads is not None:
-                        store.bulk_load(path=str(dump), format=ox.RdfFormat.N_QUADS)
-                        dump.unlink()
-                    else:
-                        store.bulk_extend(quads if quads is not None else ())
+                    finish = _bulk_load_from(store, first, chunks)
+                else:
+                    store = ox.Store(str(fresh))
+                    store.bulk_extend(quads if quads is not None else ())
+                    finish = None
+                with stages.stage("store", total=2) as stage:  # the bulk load's end, the compaction
+                    if finish is not None:
+                        finish()
                     stage.advance("store loaded; compacting")
                     store.optimize()
                     store.flush()
@@ -253,7 +255,6 @@ class EmbeddedStore:
                         waiting()
                 self._point_current_at(fresh)
             except BaseException:
-                dump.unlink(missing_ok=True)
                 shutil.rmtree(fresh, ignore_errors=True)
                 shutil.rmtree(partner, ignore_errors=True)
                 raise
@@ -274,6 +275,45 @@ class EmbeddedStore:
         for old in [*self.root.glob("data-*"), *self.root.glob("search-*")]:
             if old not in keep:
                 shutil.rmtree(old, ignore_errors=True)
+
+
+def _bulk_load_from(store: ox.Store, first: bytes, chunks) -> Callable[[], None]:
+    """Feed ``first`` and then ``chunks`` (N-Quads bytes) through a pipe to ``store.bulk_load``
+    running in a thread; returns once every chunk is written, with the callable that waits for
+    the loader to finish (and raises what it raised). A chunk that fails to come (an error in
+    the code making it) closes the pipe, waits for the loader and raises."""
+    import threading
+
+    read, write = os.pipe()
+    failed: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            with os.fdopen(read, "rb", buffering=1 << 20) as source:
+                store.bulk_load(source, format=ox.RdfFormat.N_QUADS)
+        except BaseException as error:  # noqa: BLE001 -- handed to the waiting thread
+            failed.append(error)
+
+    thread = threading.Thread(target=load, name="rulekb-bulk-load", daemon=True)
+    thread.start()
+
+    def finish() -> None:
+        thread.join()
+        if failed:
+            raise StoreError(f"the store could not be written: {failed[0]}") from failed[0]
+
+    try:
+        with os.fdopen(write, "wb", buffering=1 << 20) as sink:
+            try:
+                sink.write(first)
+                for chunk in chunks:
+                    sink.write(chunk)
+            except BrokenPipeError:  # the loader stopped: finish() says why
+                pass
+    except BaseException:
+        thread.join()
+        raise
+    return finish
 
 
 def _partner(data_dir: Path) -> Path:
