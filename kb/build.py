@@ -71,6 +71,8 @@ class BuildReport:
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
     consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
+    stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress), in order
+    load_average: list = field(default_factory=list)  # the machine's, at the end: what the seconds were measured under
     store: str = ""
     store_bytes: int = 0
 
@@ -119,6 +121,7 @@ def build(sources: list[str], store, base: str | None = None,
         raise BuildError("no editions in the sources: nothing to build (the previous store, if any, is unchanged)")
     report.editions = [e.id for e in editions]
 
+    _EXTRACTED.clear()  # one build's memory (what kb.define reads may differ in the next)
     with stages.stage("definitions", total=len(editions)) as stage:
         concepts = concept_layer.collect(editions)
         concept_layer.add_ontology_labels(concepts, ontology_labels())
@@ -156,44 +159,117 @@ def build(sources: list[str], store, base: str | None = None,
         consistent, report.consistency = consistency_store.for_build(editions, statements, results,
                                                                      stages.callback_for(stage))
 
-    def count(link) -> None:
-        report.citations += 1
-        report.dangling += len(link.dangling)
+    parts = _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
+                        meanings, translated, consistent, mint)
+    from .search import build as search_build
 
-    def quads(stage) -> Iterator[ox.Quad]:
+    write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
+    if store.local_root is not None:  # embedded: the index beside the new build, one swap for both
+        def chunks() -> Iterator[bytes]:  # the load stage ends when the store has every part
+            with stages.stage("load", total=len(editions)) as stage:
+                yield from _serialised(parts, stage, report)
+
+        report.quads = store.replace(nquads=chunks(), beside=_index_alongside(write_index, report), stages=stages)
+    else:  # remote: a local index of what the endpoint now holds
+        from .search.home import remote_root, swap_local
+
+        with stages.stage("load", total=len(editions)) as stage:
+            report.quads = store.replace(_in_process(parts, stage, report))
+        with stages.stage("index", total=1):
+            report.search.update(swap_local(remote_root(store.location), write_index))
+    report.seconds = time.perf_counter() - started
+    report.stages = dict(stages.seconds)
+    report.load_average = _load_average()
+    report.store_bytes = store.size_bytes()
+    return report
+
+
+def _load_average() -> list[float]:
+    import os
+
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
+                meanings, translated, consistent, mint: Minter) -> list[tuple[str, Callable]]:
+    """What the store holds, as independent parts in a fixed order: ``(name, on_link ->
+    quads)``. Each part is computed from what the build holds in memory alone, so the
+    parts can run in any process (:func:`_serialised`) and the store is the same."""
+
+    def head(on_link):
         yield from ontology_quads(mint.graph("ontology"))
         yield from concept_layer.concept_quads(concepts, mint, mint.graph("concepts"))
-        for edition in editions:
+
+    def edition_part(edition):
+        def quads(on_link):
             yield from edition_quads(
                 edition, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)),
-                on_link=count,
+                on_link=on_link,
             )
             yield from concept_layer.mention_quads(edition, matchers[edition.language], mint)
             yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get)
             if edition.id in results:
                 yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
-            stage.advance(f"load {edition.id}")
-        yield from lineage_quads(chained, mint)
-        yield from wording_quads(chained, texts, dates, mint, mint.graph("lineage"))
-        yield from meaning_changes.quads(meanings, mint, concept_iri.get)
-        yield from translation_quads(translated, mint)
-        yield from consistency_store.quads(consistent, mint)  # kb.consistency: each edition against itself
+        return quads
 
-    from .search import build as search_build
+    return [
+        ("ontology and concepts", head),
+        *((f"load {edition.id}", edition_part(edition)) for edition in editions),
+        ("lineages", lambda on_link: lineage_quads(chained, mint)),
+        ("wordings", lambda on_link: wording_quads(chained, texts, dates, mint, mint.graph("lineage"))),
+        ("changes of meaning", lambda on_link: meaning_changes.quads(meanings, mint, concept_iri.get)),
+        ("translations", lambda on_link: translation_quads(translated, mint)),
+        ("consistency", lambda on_link: consistency_store.quads(consistent, mint)),  # each edition against itself
+    ]
 
-    write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
-    with stages.stage("load", total=len(editions)) as stage:
-        if store.local_root is not None:  # embedded: the index beside the new build, one swap for both
-            report.quads = store.replace(quads(stage),
-                                         beside=lambda directory: report.search.update(write_index(directory)))
-        else:  # remote: a local index of what the endpoint now holds
-            from .search.home import remote_root, swap_local
 
-            report.quads = store.replace(quads(stage))
-            report.search.update(swap_local(remote_root(store.location), write_index))
-    report.seconds = time.perf_counter() - started
-    report.store_bytes = store.size_bytes()
-    return report
+def _part_nquads(part) -> tuple[bytes, int, int]:
+    """One part serialised as N-Quads, with its citations and dangling numbers."""
+    counts = [0, 0]
+
+    def count(link) -> None:
+        counts[0] += 1
+        counts[1] += len(link.dangling)
+
+    data = ox.serialize(part(count), format=ox.RdfFormat.N_QUADS)
+    return data or b"", counts[0], counts[1]
+
+
+def _serialised(parts, stage, report: BuildReport) -> Iterator[bytes]:
+    """The parts' N-Quads, computed by forked workers (kb.parallel), in order."""
+    from .parallel import fork_map
+
+    for (name, _), (data, citations, dangling) in zip(
+            parts, fork_map(lambda index: _part_nquads(parts[index][1]), len(parts), _workers())):
+        report.citations += citations
+        report.dangling += dangling
+        stage.advance(name, step=int(name.startswith("load ")))  # the count is of editions
+        yield data
+
+
+def _in_process(parts, stage, report: BuildReport) -> Iterator[ox.Quad]:
+    def count(link) -> None:
+        report.citations += 1
+        report.dangling += len(link.dangling)
+
+    for name, part in parts:
+        yield from part(count)
+        stage.advance(name, step=int(name.startswith("load ")))
+
+
+def _index_alongside(write_index, report: BuildReport):
+    """``beside`` for the store: the search index written by a forked process while the
+    store loads; the callable it returns waits for it (kb.parallel.fork_call)."""
+    from .parallel import fork_call
+
+    def start(directory):
+        job = fork_call(lambda: write_index(directory))
+        return lambda: report.search.update(job.result())
+
+    return start
 
 
 def _texts(edition: Edition) -> dict[str, str]:
@@ -203,14 +279,11 @@ def _texts(edition: Edition) -> dict[str, str]:
         out.setdefault(rule.number, rule.text)
     return out
 def _workers() -> int:
-    """Processes for the independent parts of a build (parsing, reasoning): one per CPU,
+    """Processes for the independent parts of a build (parsing, reasoning, loading): one per CPU,
     or ``RULEKB_BUILD_WORKERS``."""
-    import os
+    from .parallel import workers
 
-    try:
-        return max(1, int(os.environ.get("RULEKB_BUILD_WORKERS") or os.cpu_count() or 1))
-    except ValueError:
-        return os.cpu_count() or 1
+    return workers()
 
 
 def _document_count(sources: list[str]) -> int | None:
@@ -278,15 +351,32 @@ def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_i
                               lambda number, statement: iris.get((number, statement)), infer.explain)
 
 
+_EXTRACTED: dict[tuple[str, str], list] = {}  # (rule text, language) -> its statements, for one process
+
+
+def _edition_statements(edition: Edition) -> list[tuple[str, object]]:
+    """:func:`kb.define.edition_statements`, each distinct rule text read once: a text recurs
+    in many editions (245,000 rules, about 20,000 distinct texts), and its statements
+    depend on the text and the language alone."""
+    from .define import extract
+
+    out = []
+    for rule in edition.rules:
+        key = (rule.text, edition.language)
+        found = _EXTRACTED.get(key)
+        if found is None:
+            found = _EXTRACTED[key] = extract(rule.text, edition.language)
+        out.extend((rule.number, statement) for statement in found)
+    return out
+
+
 def _statements(edition: Edition, keys: concept_layer.KeyIndex) -> list[tuple[str, object]]:
     """The definitional statements of an edition, their concept keys (and the
     members' and values') resolved to the KB's concepts, new ones created."""
     from dataclasses import replace
 
-    from .define import edition_statements
-
     out = []
-    for number, statement in edition_statements(edition):
+    for number, statement in _edition_statements(edition):
         statement = replace(
             statement,
             concept=keys.concept_for(statement.concept, create=True),

@@ -125,6 +125,21 @@ def _quads(root) -> set[str]:
     return {re.sub(r"_:\S+", "_:b", str(q)) for q in EmbeddedStore(root).store()}
 
 
+def _index(root) -> tuple[list, dict]:
+    """Every document of a store's search index (its stored fields), and the index's editions and concepts."""
+    import tantivy
+
+    from kb.search.home import index_dir
+    from kb.search.index import open_index
+
+    index, meta = open_index(index_dir(EmbeddedStore(root)))
+    searcher = index.searcher()
+    hits = searcher.search(tantivy.Query.all_query(), searcher.num_docs + 1).hits
+    docs = sorted(sorted((name, tuple(values) if name == "editions" else tuple(sorted(values)))
+                         for name, values in searcher.doc(address).to_dict().items()) for _, address in hits)
+    return docs, {"editions": meta["editions"], "concepts": meta["concepts"], "renames": meta["renames"]}
+
+
 def test_build_add_gives_the_store_a_full_build_gives(fixtures, tmp_path):
     first = fixtures / "invented-cr-2030-05-05.txt"
     later = _later_edition(fixtures, tmp_path)
@@ -140,6 +155,12 @@ def test_build_add_gives_the_store_a_full_build_gives(fixtures, tmp_path):
     assert "rulekb build --add: load 1/1 done in" in result.stderr  # stage lines, stderr not a terminal
     assert (tmp_path / "kb" / "current").resolve() != old_build and not old_build.exists()
     assert _quads(tmp_path / "kb") == _quads(tmp_path / "full")
+    assert added["search"]["added"] >= 3 and added["search"]["extended"] >= 10  # the edition is in the index
+    assert not any("search index" in item for item in added["not_redone"])
+    assert _index(tmp_path / "kb") == _index(tmp_path / "full")  # the same documents a full build indexes
+    found = run_cli("search", "golden gadget", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"),
+                    "--format", "json")
+    assert found.returncode == 0 and "101.3" in found.stdout, found.stdout + found.stderr
     history = run_cli("history", "200.1d", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"), "--format", "json")
     assert history.returncode == 0 and "200.1c" in history.stdout
 

@@ -61,6 +61,8 @@ class AddReport:
     store: str = ""
     store_bytes: int = 0
     not_redone: list[str] = field(default_factory=list)
+    search: dict = field(default_factory=dict)  # the search index: documents added, versions extended
+    stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -208,6 +210,7 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
     complete = [r for r in same_language if not r["partial"]]
     complete.sort(key=lambda r: (r["effective_date"] or "9999", r["edition"]))
     previous, report.predecessor_from = (None, "")
+    by_rule: dict[tuple[str, str], str] = {}  # (edition, number) -> lineage id: the search index's
     if complete and not new.partial:
         previous, report.predecessor_from = _predecessor(store, complete[-1])
         report.predecessor = previous.id
@@ -241,7 +244,8 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
         with stages.stage("align", total=1) as stage:
             alignment = align_profiles(profile(previous), profile(new))
             stage.advance(f"align {previous.id} -> {new.id}")
-            links, dropped, report.changes = _lineage_update(store, mint, alignment, previous, new, lineage_graph)
+            links, dropped, report.changes = _lineage_update(store, mint, alignment, previous, new, lineage_graph,
+                                                             by_rule)
             added += links
             removed += dropped
         with stages.stage("meanings", total=1) as stage:
@@ -256,7 +260,6 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
         added += consistency_store.quads(consistent, mint)
     if new.language == "en":
         report.not_redone.append("French drift findings stay against the English edition they were computed with")
-    report.not_redone.append("the search index keeps the editions it had until the next full build")
     report.not_redone.append("older editions' mentions of concepts only the new glossary introduces")
 
     concepts_graph = ox.NamedNode(mint.graph("concepts"))
@@ -268,19 +271,37 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
             raw.remove(quad)
         raw.extend(added)
 
+    from ..search.build import updater
+
+    matchers = {new.language: concept_layer.Matcher(concepts, new.language)}
+    update_index = updater(previous, new, concepts, by_rule, matchers, mint.base)
+
+    def index(old: Path, fresh: Path) -> None:
+        with stages.stage("index", total=1) as stage:
+            found = update_index(old, fresh)
+            stage.advance(f"index {new.id}")
+        if found is None:
+            report.not_redone.append("the search index predates document keys: it keeps the editions it had "
+                                     "until the next full build")
+        else:
+            report.search.update(found)
+
     with stages.stage("load", total=1) as stage:
-        store.update(change)
+        store.update(change, index=index)
         stage.advance(f"load {new.id}")
     report.quads_added, report.quads_removed = len(added), len(removed)
     report.seconds = round(time.perf_counter() - started, 2)
+    report.stages = dict(stages.seconds)
     report.store_bytes = store.size_bytes()
     return report
 
 
-def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edition, graph: ox.NamedNode):
+def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edition, graph: ox.NamedNode,
+                    by_rule: dict | None = None):
     """The lineage graph's new quads (and the labels they replace) for the alignment of
     the newest edition with its predecessor: what kb.align.lineages and
-    kb.rdf.lineage.lineage_quads add for one more edition at the end of a chain."""
+    kb.rdf.lineage.lineage_quads add for one more edition at the end of a chain.
+    ``by_rule`` hears (edition, number) -> lineage id for the rules of both."""
     from ..align.model import MERGED, SPLIT, UNCHANGED
 
     raw = store.store()
@@ -324,6 +345,13 @@ def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edit
                     added.append(ox.Quad(node, LABEL, ox.Literal(relabelled), graph))
         added.append(ox.Quad(version, lineage_p, node, graph))
         by_new_rule[number] = node
+    if by_rule is not None:
+        prefix = mint.lineage("")
+        for number, node in by_new_rule.items():
+            by_rule[(new.id, number)] = node.value[len(prefix):]
+        for r in previous.rules:
+            if (node := lineage_of(previous.id, r.number)) is not None:
+                by_rule[(previous.id, r.number)] = node.value[len(prefix):]
     for pair in alignment.secondary():
         old_node = lineage_of(previous.id, pair.old)
         new_node = by_new_rule.get(pair.new)

@@ -11,17 +11,14 @@ process with the small driver shipped beside this module
 by the JDK's source launcher). Same jar, same code path, same arguments, same
 parsing: the same answers, without the JVM starts.
 
-Not the default, and why: a reused JVM does not give the same answers on every
-set. HermiT prints each node of its taxonomy under a representative member
-(``HierarchyNode.getRepresentative()``), which depends on the JVM's identity hash
-codes: a fresh JVM always picks the same member for the same input, a reused one
-may pick another, and owlready2 reads a different hierarchy from the two
-printings when a node has several members (on the corpus: 8 of 123 axiom sets
-gain a subsumption, e.g. TriggeredAbility ⊑ imprint, against the cache). The
-batch JVM needs about half the CPU of a JVM per set (9.8 s against 17.4 s of Java
-CPU for four editions, same run). To make it the default, the subsumptions must
-be read from HermiT's taxonomy independently of the representative (a one-time,
-reviewed change of those 8 sets' answers). ``RULEKB_HERMIT_BATCH=1`` turns it on.
+The default since HermiT's output is read through :func:`canonical`. A reused JVM
+names a node of HermiT's taxonomy (a set of equivalent classes) by another member
+than a fresh JVM may (``HierarchyNode.getRepresentative()`` depends on the JVM's
+identity hash codes), and owlready2 reads a different hierarchy from the two
+printings; :func:`canonical` names every node by its smallest IRI before the
+reading, for both drivers, so the answers no longer depend on the JVM. The batch
+JVM needs about half the CPU of a JVM per set. ``RULEKB_HERMIT_BATCH=0`` starts a
+JVM per set instead (owlready2's way, through the same reading).
 """
 
 from __future__ import annotations
@@ -45,8 +42,9 @@ class BatchError(ReasonerError):
 
 
 def enabled() -> bool:
-    """Opt-in (``RULEKB_HERMIT_BATCH=1``): see the module docstring for why it is not the default."""
-    return os.environ.get("RULEKB_HERMIT_BATCH", "0") in ("1", "true", "yes", "on")
+    """The one-JVM driver is the default; ``RULEKB_HERMIT_BATCH=0`` starts a JVM per axiom set instead
+    (the same answers: both read HermiT's output through :func:`canonical`)."""
+    return os.environ.get("RULEKB_HERMIT_BATCH", "1") not in ("0", "false", "no", "off")
 
 
 def driver_source() -> str:
@@ -177,16 +175,14 @@ atexit.register(shutdown)
 
 def classify(world, *, java: str, memory_mb: int, ignore_unsupported_datatypes: bool = False) -> None:
     """``owlready2.sync_reasoner_hermit(world, infer_property_values=False, debug=0,
-    ignore_unsupported_datatypes=...)``, HermiT's command line running in this
-    process's batch JVM. Raises owlready2's OwlReadyInconsistentOntologyError and
-    OwlReadyJavaError as that function does."""
+    ignore_unsupported_datatypes=...)``: HermiT's command line with owlready2's arguments,
+    in this process's batch JVM (or, with ``RULEKB_HERMIT_BATCH=0``, a JVM of its own),
+    its output made :func:`canonical` and read back into the world the way owlready2 does.
+    Raises owlready2's OwlReadyInconsistentOntologyError and OwlReadyJavaError as that
+    function does."""
     import owlready2
     from owlready2 import reasoning as owl
 
-    if not enabled():
-        owlready2.sync_reasoner_hermit(world, infer_property_values=False, debug=0,
-                                       ignore_unsupported_datatypes=ignore_unsupported_datatypes)
-        return
     locked = world.graph.has_write_lock()
     if locked:
         world.graph.release_write_lock()  # not needed during reasoning (as owlready2 does)
@@ -200,11 +196,14 @@ def classify(world, *, java: str, memory_mb: int, ignore_unsupported_datatypes: 
             args = ["-c", "-O", "-D", "-I", "file:///%s" % tmp.name.replace("\\", "/")]
             if ignore_unsupported_datatypes:
                 args.append("--ignoreUnsupportedDatatypes")
-            try:
-                ok, output = batch(java, memory_mb).run(args)
-            except BatchError as error:
-                shutdown()
-                raise owlready2.OwlReadyJavaError(f"HermiT (batch JVM): {error}") from error
+            if enabled():
+                try:
+                    ok, output = batch(java, memory_mb).run(args)
+                except BatchError as error:
+                    shutdown()
+                    raise owlready2.OwlReadyJavaError(f"HermiT (batch JVM): {error}") from error
+            else:
+                ok, output = _run_alone(java, memory_mb, args)
         finally:
             tmp.close()
             os.unlink(tmp.name)
@@ -212,11 +211,63 @@ def classify(world, *, java: str, memory_mb: int, ignore_unsupported_datatypes: 
             if "Inconsistent ontology" in output:
                 raise owlready2.OwlReadyInconsistentOntologyError()
             raise owlready2.OwlReadyJavaError("Java error message is:\n%s" % output)
-        new_parents, new_equivs, entity_2_type = _taxonomy(ontology, output)
+        new_parents, new_equivs, entity_2_type = _taxonomy(ontology, canonical(output))
     finally:
         if locked:
             world.graph.acquire_write_lock()
     owl._apply_reasoning_results(world, ontology, 0, new_parents, new_equivs, entity_2_type)
+
+
+def _run_alone(java: str, memory_mb: int, args: list[str]) -> tuple[bool, str]:
+    """HermiT's command line in a JVM of its own (what owlready2 runs): (ok, what it printed)."""
+    from owlready2.reasoning import _decode
+
+    command = [java, f"-Xmx{memory_mb}M", "-cp", os.pathsep.join(_classpath()),
+               "org.semanticweb.HermiT.cli.CommandLine", *args]
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except OSError as error:
+        raise BatchError(f"cannot start {java}: {error}") from error
+    return done.returncode == 0, _decode(done.stdout).replace("\r", "")
+
+
+def canonical(output: str) -> str:
+    """HermiT's printed taxonomy with every node named by one fixed member.
+
+    HermiT prints each node of its class hierarchy (a set of equivalent classes) under a
+    representative (``HierarchyNode.getRepresentative()``) that depends on the JVM's
+    identity hash codes: two JVMs may name the same node by different members, and
+    owlready2 reads a different hierarchy from the two printings (the members'
+    ``is_a`` go to whichever was printed first). Here each node is named by its
+    smallest IRI (``owl:Thing`` and ``owl:Nothing`` first, as HermiT keeps them), its
+    ``EquivalentClasses`` line (or properties') lists that member first and the others
+    sorted, and every ``SubClassOf`` (``Sub*PropertyOf``, ``Type``) line names nodes that
+    way; the lines are sorted. The hierarchy is
+    HermiT's; only its printing no longer depends on the JVM."""
+    from owlready2 import reasoning as owl
+
+    found = owl._HERMIT_RESULT_REGEXP.findall(output)
+    members: dict[str, tuple[str, ...]] = {}
+    for relation, iris in found:
+        if relation in owl._EQUIV_RELATIONS:
+            group = iris[1:-1].split("> <")
+            node = tuple(sorted(group, key=_member_order))
+            for iri in group:
+                members[iri] = tuple(sorted(set(members.get(iri, ())) | set(node), key=_member_order))
+    name = {iri: group[0] for iri, group in members.items()}
+    lines = set()
+    for relation, iris in found:
+        group = iris[1:-1].split("> <")
+        if relation in owl._EQUIV_RELATIONS:
+            group = members[group[0]]
+        elif relation in owl._IS_A_RELATIONS:  # SubClassOf, Sub*PropertyOf, Type: nodes by their names
+            group = [name.get(iri, iri) for iri in group]
+        lines.add(f"{relation}( " + " ".join(f"<{iri}>" for iri in group) + " )")
+    return "\n".join(sorted(lines)) + "\n"
+
+
+def _member_order(iri: str) -> tuple[int, str]:
+    return (0 if iri.startswith("http://www.w3.org/2002/07/owl#") else 1, iri)
 
 
 def _taxonomy(ontology, output: str):

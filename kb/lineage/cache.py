@@ -22,7 +22,7 @@ from ingest.model import Edition
 from ..json_cache import cache_folder, code_digest, write_json
 from ..align import Alignment, Lineage, Lineages, Pair, lineages
 
-KEEP = 4  # cached sets kept (a corpus, and a few variants of it)
+KEEP = 32  # cached sets kept: a corpus and its variants (tests write small sets, which must not push the corpus out; ~10 MB each)
 
 
 def cached_lineages(editions: list[Edition], progress: Callable[[str], None] | None = None,

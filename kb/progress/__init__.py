@@ -64,7 +64,9 @@ class Stage:
         if kind is None:
             if self.total is not None:
                 self.done = max(self.done, self.total)
-            self.stages.reporter.finish(self.name, self.done, self.total, time.perf_counter() - self.started)
+            seconds = time.perf_counter() - self.started
+            self.stages.seconds[self.name] = round(self.stages.seconds.get(self.name, 0.0) + seconds, 2)
+            self.stages.reporter.finish(self.name, self.done, self.total, seconds)
 
 
 class Stages:
@@ -73,6 +75,7 @@ class Stages:
     def __init__(self, reporter: Reporter | None = None, callback: Callable[[str], None] | None = None):
         self.reporter = reporter or Reporter()
         self.callback = callback
+        self.seconds: dict[str, float] = {}  # each finished stage's wall-clock seconds, in order
 
     def stage(self, name: str, total: int | None = None) -> Stage:
         self.reporter.start(name, total)

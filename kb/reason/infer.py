@@ -53,6 +53,7 @@ from .axioms import ISA, RK, AxiomSet, axiom_set
 from .inference import Inferred, Justifier, Result, _assemble, _cite, _explain_inconsistency, _facts, _steps
 
 ENGINE = "infer-4"  # bump when what is cached changes meaning
+HERMIT_READING = "canonical-1"  # how HermiT's printed taxonomy is read (kb.hermit.canonical)
 REASONERS = ("hermit", "owlrl")
 PROBE = "https://w3id.org/rulekb/probe#"
 MAX_ROUNDS = 8  # each round sets aside the ontology axioms of at least one conflict
@@ -224,6 +225,8 @@ def cache_path(key: str) -> Path:
 
 def _cache_key(digest: str, reasoner: str, crosscheck: bool) -> str:
     text = f"{ENGINE}|{digest}|{reasoner}|{crosscheck and reasoner == 'hermit'}"
+    if reasoner == "hermit":  # HermiT's taxonomy read canonically (kb.hermit.canonical): other answers than before
+        text += f"|{HERMIT_READING}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 

@@ -25,3 +25,33 @@ def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
         return index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
 
     return write
+
+
+def updater(previous, new, concepts: dict, by_rule: dict, matchers: dict, base: str) -> Callable[[Path, Path], dict | None]:
+    """``update(old, fresh) -> statistics``: the index in ``old`` with the edition ``new``
+    added, written to ``fresh`` (``rulekb build --add``, :meth:`kb.store.embedded.EmbeddedStore.update`);
+    None when ``old`` is an index without document keys (then it is copied as it is).
+    ``previous``: ``new``'s predecessor (or None); ``by_rule``: (edition id, number) -> lineage id
+    for the rules of both."""
+
+    def update(old: Path, fresh: Path) -> dict | None:
+        import json
+        import shutil
+        from types import SimpleNamespace
+
+        from . import documents, index
+        from ..compare.terminology import RENAMES
+
+        if not index.can_update(old):
+            shutil.copytree(old, fresh)
+            return None
+        meta = json.loads((Path(old) / index.META).read_text(encoding="utf-8"))
+        rows = [row for row in meta.get("editions", []) if row["edition"] != new.id] + documents.edition_rows([new])
+        rows.sort(key=lambda row: (row["effective_date"] or "9999", row["edition"]))
+        meta = {"editions": rows, "concepts": documents.concept_rows(concepts),
+                "renames": {o: n for o, n in RENAMES.items() if o in concepts or n in concepts}, "base": base}
+        both = [e for e in (previous, new) if e is not None]
+        docs = documents.documents(both, concepts, SimpleNamespace(by_rule=by_rule), matchers)
+        return index.update(old, fresh, docs, new.id, meta)
+
+    return update

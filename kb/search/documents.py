@@ -42,6 +42,13 @@ class Doc:
     mentions: set[str] = field(default_factory=set)
     refs: list[str] = field(default_factory=list)  # a glossary entry's rules
     heading: bool = False  # "702.19. Trample": a title over its subrules, indexed as a title
+    key: str = ""  # what makes it one version (a digest): how ``rulekb build --add`` finds it again
+
+
+def _key(parts: tuple) -> str:
+    import hashlib
+
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 def documents(editions: list[Edition], concepts: dict, lineages, matchers: dict) -> Iterator[Doc]:
@@ -84,7 +91,7 @@ def documents(editions: list[Edition], concepts: dict, lineages, matchers: dict)
                 doc = docs[key] = Doc(
                     "rule", lang, rule.number, rule.text, examples, titles, parent, section, lineage,
                     lineage or f"{lang}:{rule.number}",
-                    mentions=set(matcher.mentions(rule.text)) if matcher else set())
+                    mentions=set(matcher.mentions(rule.text)) if matcher else set(), key=_key(key))
             doc.editions.append(edition.id)
             doc.heading = rule.number in headings
             # a heading's definition is its first subrule ("702.19a Trample is a static ability ...")
@@ -105,7 +112,8 @@ def documents(editions: list[Edition], concepts: dict, lineages, matchers: dict)
                 doc = docs[key] = Doc("glossary", lang, entry.term, entry.definition, titles=entry.term,
                                       group=f"{lang}:glossary:{ckey}", refs=list(entry.refs),
                                       defines={ckey},
-                                      mentions=set(matcher.mentions(entry.definition)) if matcher else set())
+                                      mentions=set(matcher.mentions(entry.definition)) if matcher else set(),
+                                      key=_key(key))
             doc.editions.append(edition.id)
     yield from docs.values()
 

@@ -32,7 +32,7 @@ META = "meta.json"
 FORMAT = 2  # bumped when the schema changes: an older index is rebuilt, not misread
 TEXT_FIELDS = ("text", "examples", "titles", "parent")
 RAW_FIELDS = ("kind", "lang", "number", "section", "lineage", "group", "editions", "heading",
-              "defines", "defines_sub", "mentions", "refs")
+              "defines", "defines_sub", "mentions", "refs", "key")
 
 
 def schema() -> tantivy.Schema:
@@ -64,8 +64,67 @@ def write(directory: Path, docs, meta: dict) -> dict:
              "seconds": round(time.perf_counter() - started, 2),
              "cpu_seconds": round(time.process_time() - cpu, 2)}  # every thread's: what load does not inflate
     stats["bytes"] = sum(f.stat().st_size for f in directory.rglob("*") if f.is_file())
-    (directory / META).write_text(json.dumps({"format": FORMAT, **meta, "stats": stats}, ensure_ascii=False),
-                                  encoding="utf-8")
+    (directory / META).write_text(json.dumps({"format": FORMAT, **meta, "stats": stats, "keyed": True},
+                                             ensure_ascii=False), encoding="utf-8")
+    return stats
+
+
+def can_update(directory: Path) -> bool:
+    """Whether the index in ``directory`` knows its documents' keys (written by this rulekb)."""
+    try:
+        meta = json.loads((Path(directory) / META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return meta.get("format") == FORMAT and bool(meta.get("keyed"))
+
+
+def update(old: Path, new: Path, docs, edition: str, meta: dict) -> dict:
+    """A copy of the index in ``old``, in ``new``, with the documents of one more edition.
+
+    ``docs`` are the documents of the new edition (and of its predecessor, which
+    :func:`kb.search.documents.documents` needs to see to give a continued version its
+    key): those that print ``edition``. A version already in the index (the same key) gets
+    the edition added to its editions, and the concepts it defines added to its own; a new
+    version is added. ``meta`` replaces the index's meta (editions, concepts)."""
+    import shutil
+
+    import tantivy
+
+    started, cpu = time.perf_counter(), time.process_time()
+    old, new = Path(old), Path(new)
+    shutil.copytree(old, new)
+    index = tantivy.Index.open(str(new / "tantivy"))
+    analysis.register(index)
+    index.reload()
+    searcher = index.searcher()
+    writer = index.writer(heap_size=50_000_000, num_threads=1)
+    added = merged = 0
+    for doc in docs:
+        if edition not in doc.editions:
+            continue
+        hits = searcher.search(tantivy.Query.term_query(index.schema, "key", doc.key), 2).hits
+        doc.editions = [edition]
+        if hits:
+            stored = searcher.doc(hits[0][1])
+            doc.editions = [*stored.get_all("editions"), edition]
+            doc.defines |= set(stored.get_all("defines"))
+            doc.defines_sub |= set(stored.get_all("defines_sub"))
+            writer.delete_documents_by_term("key", doc.key)
+            merged += 1
+        else:
+            added += 1
+        writer.add_document(_document(doc))
+    writer.commit()
+    writer.wait_merging_threads()
+    index.reload()
+    count = index.searcher().num_docs
+    rules = index.searcher().search(tantivy.Query.term_query(index.schema, "kind", "rule"), 1, count=True).count
+    stats = {"documents": count, "rule_versions": rules, "glossary_versions": count - rules,
+             "added": added, "extended": merged, "seconds": round(time.perf_counter() - started, 2),
+             "cpu_seconds": round(time.process_time() - cpu, 2)}
+    stats["bytes"] = sum(f.stat().st_size for f in new.rglob("*") if f.is_file())
+    (new / META).write_text(json.dumps({"format": FORMAT, **meta, "stats": stats, "keyed": True},
+                                       ensure_ascii=False), encoding="utf-8")
     return stats
 
 
@@ -83,7 +142,7 @@ def _document(doc: Doc) -> tantivy.Document:
         d.add_text(f"titles_{lang}", titles)
     if doc.parent:
         d.add_text(f"parent_{lang}", doc.parent)
-    for name in ("kind", "lang", "number", "section", "lineage", "group"):
+    for name in ("kind", "lang", "number", "section", "lineage", "group", "key"):
         value = getattr(doc, name)
         if value:
             d.add_text(name, value)

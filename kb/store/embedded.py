@@ -171,10 +171,12 @@ class EmbeddedStore:
                 raise StoreError(f"another build is writing {self.root}") from None
             yield
 
-    def update(self, change) -> None:
+    def update(self, change, index: Callable[[Path, Path], object] | None = None) -> None:
         """Copy the current store (Oxigraph's backup: hard links to its files), let
         ``change(store)`` write to the copy, and swap the copy in.
-        Readers keep answering from the old one until the swap (``rulekb build --add``)."""
+        Readers keep answering from the old one until the swap (``rulekb build --add``).
+        ``index(old, fresh)`` writes the new search index from the old one (the two swap
+        together); without it, the old index is carried over as it is."""
         with self._lock():
             current = self.data_dir()
             if current is None:
@@ -190,7 +192,9 @@ class EmbeddedStore:
                 change(store)
                 store.flush()  # no optimize(): it would compact the whole copy for a small change
                 del store
-                _carry_search_index(current, fresh)
+                old_index = _partner(current)
+                if old_index.is_dir():  # an updated store keeps the search index of the build it was copied from
+                    (index or _copy_index)(old_index, _partner(fresh))
                 gc.collect()
                 self._point_current_at(fresh)
             except BaseException:
@@ -199,14 +203,25 @@ class EmbeddedStore:
                 raise
             self._drop_all_but(fresh)
 
-    def replace(self, quads: Iterable[ox.Quad], beside: Callable[[Path], object] | None = None) -> int:
-        """Write a new store from ``quads`` and swap it in; return the quad count.
+    def replace(self, quads: Iterable[ox.Quad] | None = None, beside: Callable[[Path], object] | None = None,
+                *, nquads: Iterable[bytes] | None = None, stages=None) -> int:
+        """Write a new store from ``quads`` (pyoxigraph quads) or ``nquads`` (chunks of
+        N-Quads bytes, e.g. serialised by worker processes) and swap it in; return the quad count.
 
+        ``nquads`` stream through a pipe into Oxigraph's bulk loader, which parses and
+        sorts them in native threads while the chunks are still being made (no Python
+        object per quad).
         ``beside(directory)`` writes what goes with the new store (the search
         index, :mod:`kb.search.home`) into ``search-<stamp>`` next to its
-        ``data-<stamp>``, before the swap: the one rename swaps the pair.
+        ``data-<stamp>``, before the swap: the one rename swaps the pair. When it
+        returns a callable, that work runs alongside the store's writing and the
+        callable waits for it (before the swap). ``stages`` (:class:`kb.progress.Stages`)
+        hears the steps: ``store`` (the end of the bulk load, the compaction) and ``index``.
         Nothing the readers see changes until the very last step (one rename).
         """
+        from ..progress import Stages
+
+        stages = stages or Stages()
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root} is not a directory")
         with self._lock():
@@ -215,15 +230,29 @@ class EmbeddedStore:
             fresh = Path(tempfile.mkdtemp(prefix=f"data-{stamp}-", dir=self.root))
             partner = _partner(fresh)
             try:
-                store = ox.Store(str(fresh))
-                store.bulk_extend(quads)
-                store.optimize()
-                store.flush()
-                count = len(store)
-                del store
-                gc.collect()
-                if beside is not None:
-                    beside(partner)
+                # what forks (the index writer, the makers of the chunks) forks before the store opens
+                waiting = beside(partner) if beside is not None else None
+                if nquads is not None:
+                    chunks = iter(nquads)
+                    first = next(chunks, b"")
+                    store = ox.Store(str(fresh))
+                    finish = _bulk_load_from(store, first, chunks)
+                else:
+                    store = ox.Store(str(fresh))
+                    store.bulk_extend(quads if quads is not None else ())
+                    finish = None
+                with stages.stage("store", total=2) as stage:  # the bulk load's end, the compaction
+                    if finish is not None:
+                        finish()
+                    stage.advance("store loaded; compacting")
+                    store.optimize()
+                    store.flush()
+                    count = len(store)
+                    del store
+                    gc.collect()
+                if callable(waiting):
+                    with stages.stage("index", total=1):
+                        waiting()
                 self._point_current_at(fresh)
             except BaseException:
                 shutil.rmtree(fresh, ignore_errors=True)
@@ -248,6 +277,45 @@ class EmbeddedStore:
                 shutil.rmtree(old, ignore_errors=True)
 
 
+def _bulk_load_from(store: ox.Store, first: bytes, chunks) -> Callable[[], None]:
+    """Feed ``first`` and then ``chunks`` (N-Quads bytes) through a pipe to ``store.bulk_load``
+    running in a thread; returns once every chunk is written, with the callable that waits for
+    the loader to finish (and raises what it raised). A chunk that fails to come (an error in
+    the code making it) closes the pipe, waits for the loader and raises."""
+    import threading
+
+    read, write = os.pipe()
+    failed: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            with os.fdopen(read, "rb", buffering=1 << 20) as source:
+                store.bulk_load(source, format=ox.RdfFormat.N_QUADS)
+        except BaseException as error:  # noqa: BLE001 -- handed to the waiting thread
+            failed.append(error)
+
+    thread = threading.Thread(target=load, name="rulekb-bulk-load", daemon=True)
+    thread.start()
+
+    def finish() -> None:
+        thread.join()
+        if failed:
+            raise StoreError(f"the store could not be written: {failed[0]}") from failed[0]
+
+    try:
+        with os.fdopen(write, "wb", buffering=1 << 20) as sink:
+            try:
+                sink.write(first)
+                for chunk in chunks:
+                    sink.write(chunk)
+            except BrokenPipeError:  # the loader stopped: finish() says why
+                pass
+    except BaseException:
+        thread.join()
+        raise
+    return finish
+
+
 def _partner(data_dir: Path) -> Path:
     """The search index directory that goes with a build's data directory (kb.search.home)."""
     from ..search.home import companion
@@ -255,8 +323,5 @@ def _partner(data_dir: Path) -> Path:
     return companion(data_dir)
 
 
-def _carry_search_index(current: Path, fresh: Path) -> None:
-    """An updated store keeps the search index of the build it was copied from."""
-    old = _partner(current)
-    if old.is_dir():
-        shutil.copytree(old, _partner(fresh))
+def _copy_index(old: Path, fresh: Path) -> None:
+    shutil.copytree(old, fresh)
