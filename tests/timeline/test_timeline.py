@@ -280,3 +280,15 @@ def test_lineage_versions_and_rule_as_of_give_the_rows_the_joins_gave(timeline_k
             old, new = rows(store, "rule-as-of", number=number, date=date, lang="en"), \
                 service.run(store, "rule-as-of", number=number, date=date, lang="en")
             assert same(old, new), (number, date)
+
+
+def test_bench_timeline_gives_wall_and_cpu_medians_and_the_load(timeline_kb):
+    from kb.bench.timeline import WINDOWS as BENCH_WINDOWS, bench_timeline
+
+    store, _ = timeline_kb
+    figures = bench_timeline(store, repeat=1)
+    assert set(figures["rules_changed_between_ms"]) == {f"{a}..{b}" for a, b in BENCH_WINDOWS}
+    assert set(figures["cpu_ms"]["between"]) == set(figures["rules_changed_between_ms"])
+    assert figures["rules_changed_between_rows"]["1999-01-01..2026-12-01"] > 0
+    assert figures["wordings"] > 0 and len(figures["load_average"]) == 3
+    assert set(figures["cpu_ms"]["ranges"]) == set(figures["history_per_edition_ms"])
