@@ -386,7 +386,7 @@ def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edit
         for r in edition.rules:
             texts[edition.id].setdefault(r.number, r.text)  # a duplicate number: the first, as the build keeps it
     more, fewer = appended(raw, graph, mint, previous.id, new.id, new.effective_date, continued, started,
-                           lambda edition, number: texts[edition].get(number))
+                           lambda edition, number: texts[edition].get(number), pairs=alignment.pairs)
     return added + more, removed + fewer, changes
 
 

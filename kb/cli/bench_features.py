@@ -148,19 +148,25 @@ def bench_timeline_command(
         emit_json(figures)
         return
     say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
+    cpu = figures["cpu_ms"]
+    say(f"load average {' '.join(map(str, figures['load_average']))} before, "
+        f"{' '.join(map(str, figures['load_average_after']))} after; wall-clock medians (CPU medians of this process)")
     say(f"rule-as-of (named query), median over {len(figures['rule_as_of_ms'])} rules x {repeat} runs: "
-        f"{figures['rule_as_of_median_ms']:.2f} ms; with the resolver (kb.service.rule_as_of): "
-        f"{figures['rule_as_of_service_median_ms']:.2f} ms")
+        f"{figures['rule_as_of_median_ms']:.2f} ms ({figures['rule_as_of_cpu_median_ms']:.2f} ms CPU); "
+        f"with the resolver (kb.service.rule_as_of): {figures['rule_as_of_service_median_ms']:.2f} ms")
     for key, ms in figures["rule_as_of_ms"].items():
-        say(f"  {key:24} {ms:7.2f} ms")
-    say(f"rules-changed-between, slowest window: {figures['rules_changed_between_max_ms']:.1f} ms")
+        say(f"  {key:24} {ms:7.2f} ms  ({cpu['as_of'][key]:.2f} ms CPU)")
+    say(f"rules-changed-between, slowest window: {figures['rules_changed_between_max_ms']:.1f} ms "
+        f"({figures['rules_changed_between_cpu_max_ms']:.1f} ms CPU)")
     for key, ms in figures["rules_changed_between_ms"].items():
-        say(f"  {key:24} {ms:7.1f} ms  {figures['rules_changed_between_rows'][key]:,} rows")
-    say(f"rule history from the wordings (lineage-versions): {figures['history_from_ranges_median_ms']:.2f} ms; "
-        f"per edition (rule-history): {figures['history_per_edition_median_ms']:.2f} ms; "
-        f"ratio {figures['history_ratio']:.1f}x")
+        say(f"  {key:24} {ms:7.1f} ms  ({cpu['between'][key]:.1f} ms CPU)  {figures['rules_changed_between_rows'][key]:,} rows")
+    say(f"rule history from the wordings (lineage-versions): {figures['history_from_ranges_median_ms']:.2f} ms "
+        f"({figures['history_from_ranges_cpu_median_ms']:.2f} ms CPU); "
+        f"per edition (rule-history): {figures['history_per_edition_median_ms']:.2f} ms "
+        f"({figures['history_per_edition_cpu_median_ms']:.2f} ms CPU); ratio {figures['history_ratio']:.1f}x")
     for key, ms in figures["history_from_ranges_ms"].items():
-        say(f"  {key:24} {ms:7.2f} ms  (rule-history {figures['history_per_edition_ms'][key]:.2f} ms)")
+        say(f"  {key:24} {ms:7.2f} ms  ({cpu['ranges'][key]:.2f} ms CPU; rule-history "
+            f"{figures['history_per_edition_ms'][key]:.2f} ms, {cpu['per_edition'][key]:.2f} ms CPU)")
     say(f"wordings stored: {figures['wordings']:,} ({figures['wording_triples']:,} triples)")
 
 

@@ -248,8 +248,10 @@ def _print_history(entries: list[dict], wordings: list[dict] | None = None) -> N
     previous_text = None
     for row in wordings or service.history_periods(entries):
         span = row["first"] if row["editions"] == 1 else f"{row['first']} .. {row['last']} ({row['editions']} editions)"
-        if row.get("in_force_from"):
+        if row.get("in_force_from") and row["number"] is not None:
             span += f"  [in force {row['in_force_from']} – {row.get('in_force_until') or 'today'}]"
+        elif row.get("in_force_from"):
+            span += f"  [since {row['in_force_from']}]"
         if row["number"] is None:  # the lineage ends here
             into = f" into {row['into']}" if row.get("into") else ""
             stdout.print(Text.assemble((span, "bold"), f"  {row['kind']}{into}"))

@@ -43,6 +43,9 @@ def as_of_command(
     after = data["superseded_by"]
     if after:
         stdout.print(f"superseded by {after['number']} of {after['edition']}", markup=False, highlight=False)
+    elif data.get("ended"):
+        ended = data["ended"]
+        stdout.print(f"{ended['kind']} in {ended['edition']} (on {ended['date']})", markup=False, highlight=False)
 
 
 @app.command("changes")

@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 44 classes, 42 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 44 classes, 45 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -79,7 +79,9 @@ class RK(DefinedNamespace):
     definedIn: URIRef  # The rule of the older edition whose definition a change of meaning starts from (none when the concept was newly defined).
     defines: URIRef  # Links a glossary entry to the concept its term names.
     derivedFrom: URIRef  # A statement an inferred statement was derived from: together they are its explanation.
+    endedBy: URIRef  # On the last wording of a lineage that ended: the change that removed the rule, or the one that merged it into another (the merged one where both are).
     findingEdition: URIRef  # The edition that disagrees with itself.
+    firstEdition: URIRef  # The edition that first printed this wording (that of its rk:firstVersion): the edition whose coming into force brought it in.
     firstVersion: URIRef  # The rule of the first edition that has this wording.
     frEdition: URIRef  # The French text a translation finding is about.
     fromEdition: URIRef  # The older of the two consecutive editions a change lies between.
@@ -89,6 +91,7 @@ class RK(DefinedNamespace):
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
     hasWarning: URIRef  # A warning the parser gave about the edition's source.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
+    introducedBy: URIRef  # The change between consecutive editions that brought this wording in: renumbered, modified, added, or split (a rule split off another, rather than its added change); not the merged change of a rule another went into. A wording of a lineage's first edition has none.
     involvesRule: URIRef  # A rule, section, part or glossary entry of the edition that a consistency finding cites.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
     lastVersion: URIRef  # The rule of the last edition that has this wording.

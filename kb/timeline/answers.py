@@ -51,8 +51,8 @@ def rule_as_of(store, number: str, date: str, language: str = "en", *, known: Ti
     resolution = known.in_force(language, known._date(date, language, today), f"{language}@{date}")
     rows = _run(store, "rule-as-of", number=number, date=resolution.date, lang=language)
     if not rows:
-        raise NotFound(f"no rule {number} was in force on {resolution.date} "
-                       f"(in force then: {resolution.edition}; rulekb rule {resolution.edition} NUMBER)")
+        raise NotFound(f"no rule {number} was in force on {resolution.date} (in force then: {resolution.edition})"
+                       + _when_in_force(store, number, resolution.date, language))
     row = rows[0]
     wording = _wording(row)
     return {
@@ -63,7 +63,31 @@ def rule_as_of(store, number: str, date: str, language: str = "en", *, known: Ti
         "wording": wording,
         "superseded_by": ({"wording": row["superseded_by"], "number": row.get("next_number"),
                            "edition": row.get("next_edition")} if row.get("superseded_by") else None),
+        "ended": ({"kind": row["ended"], "edition": row.get("ended_in"), "date": wording["in_force_until"]}
+                  if row.get("ended") in ENDINGS and not row.get("superseded_by") else None),
     }
+
+
+def _when_in_force(store, number: str, date: str, language: str) -> str:
+    """"; 806.6 was in force 2010-02-01 to 2010-06-18 (en/2010-02-01 .. en/2010-04-23), then
+    removed in en/2010-06-18": the wordings printed under ``number`` nearest ``date``, before
+    and after it (named query ``number-in-force``); "" when the number never was."""
+    rows = _run(store, "number-in-force", number=number, lang=language)
+    before = [r for r in rows if r.get("in_force_from") and r["in_force_from"] <= date]
+    after = [r for r in rows if r.get("in_force_from") and r["in_force_from"] > date]
+    said = []
+    for row in ([before[-1]] if before else []) + ([after[0]] if after else []):
+        until = row.get("in_force_until")
+        span = (f"{row['in_force_from']} to {until}" if until else f"since {row['in_force_from']}")
+        text = f"{number} was in force {span} ({row['first_edition']} .. {row['last_edition']})"
+        if row.get("ended") in ENDINGS:
+            text += f", then {row['ended']} in {row['ended_in']}"
+        elif row.get("next_number") and row["next_number"] != number:
+            text += f", then renumbered {row['next_number']}"
+        said.append(text)
+    if not said:
+        return f"; no {language} edition has a rule {number}"
+    return "; " + "; ".join(said)
 
 
 def rules_changed_between(store, start: str, end: str, language: str | None = None,

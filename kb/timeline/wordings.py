@@ -6,7 +6,10 @@
         rk:firstVersion <edition/en/2009-07-11/rule/111.2> ;
         rk:lastVersion <edition/en/2009-10-01/rule/111.2> ;
         rk:inForceFrom "2009-07-11"^^xsd:date ; rk:inForceUntil "2010-01-01"^^xsd:date ;
-        dcterms:replaces <lineage/en/2003-07-01/200.5a/wording/2> .
+        dcterms:replaces <lineage/en/2003-07-01/200.5a/wording/2> ;
+        rk:firstEdition <edition/en/2009-07-11> ;
+        rk:introducedBy <change/en/2009-07-11/111.2..111.2> .
+    # and on the last wording of a lineage that ended: rk:endedBy <change/en/2014-07-18/702.9..>
 
 A wording is a maximal run of consecutive editions (the build's chain order: effective date,
 then id) in which the lineage's rule has the same number and exactly the same text. It is in
@@ -17,8 +20,14 @@ and en/2009-07-11 both state 2009-07-11) follow each other in that order, so a w
 the first has is in force for no day: the later publication of a date is the one in force,
 exactly as :mod:`kb.timeline.editions` resolves dates.
 
-Per wording, not per edition: about 8 triples for each of some 20,000 wordings, where a row per
-edition and rule would be half a million.
+Per wording, not per edition: about 10 triples for each of some 20,000 wordings, where a row per
+edition and rule would be half a million. The three links (rk:firstEdition, rk:introducedBy,
+rk:endedBy) are there for the queries: ``rules-changed-between`` starts from the editions of its
+window and reads each wording's own change, ``lineage-versions`` reads how a wording came and
+how its lineage ended without joining the changes of the KB. ``introducedBy`` is the change the
+alignment made into the wording's first version, leaving out a merged change (the rule another
+went into says how it changed itself) and an added change beside a split one (said once, as
+split); ``endedBy``, the removed or merged change from its last version (merged where both).
 """
 
 from __future__ import annotations
@@ -38,7 +47,27 @@ IS_VERSION_OF = ox.NamedNode(str(DCTERMS.isVersionOf))
 REPLACES = ox.NamedNode(str(DCTERMS.replaces))
 C = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
     "Wording", "wordingNumber", "wordingEditions", "firstVersion", "lastVersion", "inForceFrom", "inForceUntil",
+    "firstEdition", "introducedBy", "endedBy",
 )}
+INTRODUCING = ("renumbered", "modified", "added", "split")
+ENDING = ("removed", "merged")
+
+
+def introducing(pairs, number: str) -> list:
+    """The pairs of an alignment that brought rule ``number`` of its newer edition in (the
+    wording's rk:introducedBy): not merged; an added one only where no split one is."""
+    found = [p for p in pairs if p.new == number and p.kind in INTRODUCING]
+    if any(p.kind == "split" for p in found):
+        found = [p for p in found if p.kind != "added"]
+    return found
+
+
+def ending(pairs, number: str) -> list:
+    """The pairs of an alignment that ended rule ``number`` of its older edition (rk:endedBy):
+    the merged ones, else the removed one."""
+    found = [p for p in pairs if p.old == number and p.kind in ENDING]
+    merged = [p for p in found if p.kind == "merged"]
+    return merged or found
 
 
 def runs(numbers: dict[str, str], text_of) -> list[list[str]]:
@@ -63,6 +92,15 @@ def wording_quads(found, texts: dict[str, dict[str, str]], dates: dict[str, str 
     ``texts``: edition id -> {number: text}; ``dates``: edition id -> effective date."""
     g = ox.NamedNode(graph)
     following: dict[str, str] = {a.old: a.new for a in found.alignments}
+    into: dict[str, list] = {a.new: a.pairs for a in found.alignments}  # edition -> the pairs that led to it
+    out_of: dict[str, list] = {a.old: a.pairs for a in found.alignments}
+    editions: dict[str, ox.NamedNode] = {}
+
+    def edition(edition_id: str) -> ox.NamedNode:
+        node = editions.get(edition_id)
+        if node is None:
+            node = editions[edition_id] = ox.NamedNode(mint.edition(edition_id))
+        return node
 
     def text_of(edition: str, number: str) -> str | None:
         return texts.get(edition, {}).get(number)
@@ -90,7 +128,14 @@ def wording_quads(found, texts: dict[str, dict[str, str]], dates: dict[str, str 
                 yield ox.Quad(node, C["inForceUntil"], end, g)
             if previous is not None:
                 yield ox.Quad(node, REPLACES, previous, g)
+            yield ox.Quad(node, C["firstEdition"], edition(run[0]), g)
+            for pair in introducing(into.get(run[0], ()), number):
+                yield ox.Quad(node, C["introducedBy"], ox.NamedNode(mint.change(run[0], pair.old, pair.new)), g)
             previous = node
+        last = next(reversed(lineage.numbers))
+        if last in following:
+            for pair in ending(out_of[last], lineage.numbers[last]):
+                yield ox.Quad(previous, C["endedBy"], ox.NamedNode(mint.change(following[last], pair.old, pair.new)), g)
 
 
 def wording_count(found, texts: dict[str, dict[str, str]]) -> int:
@@ -100,17 +145,22 @@ def wording_count(found, texts: dict[str, dict[str, str]]) -> int:
 
 def appended(raw: ox.Store, graph: ox.NamedNode, mint: Minter, previous: str, new: str, new_date: str | None,
              continued: dict[str, tuple[str, str]], started: dict[str, str],
-             text_of) -> tuple[list[ox.Quad], list[ox.Quad]]:
+             text_of, pairs=None) -> tuple[list[ox.Quad], list[ox.Quad]]:
     """What :func:`wording_quads` would add and change when ``new`` joins the chain after
     ``previous`` (``rulekb build --add``): ``(added, removed)`` quads of graph/lineage.
 
     ``continued``: lineage IRI -> (its number in ``previous``, in ``new``); ``started``:
-    lineage IRI -> number of the lineages ``new`` begins; ``text_of(edition, number)``.
+    lineage IRI -> number of the lineages ``new`` begins; ``text_of(edition, number)``;
+    ``pairs``: the alignment of ``previous`` and ``new`` (its :class:`kb.align.model.Pair` objects),
+    for the changes that introduce and end wordings (rk:introducedBy, rk:endedBy).
     A wording that ended in ``previous`` stops being in force on ``new``'s date (reworded,
     renumbered or removed), unless ``new`` keeps its number and text: then it grows."""
+    if pairs is None:
+        raise TypeError("appended() needs the alignment's pairs (pairs=alignment.pairs)")
     added: list[ox.Quad] = []
     removed: list[ox.Quad] = []
     until = ox.Literal(new_date, datatype=XSD_DATE) if new_date else None
+    new_edition = ox.NamedNode(mint.edition(new))
     prefix = mint.lineage("")
 
     def begin(lineage: str, index: int, number: str, replaces: ox.NamedNode | None) -> None:
@@ -124,14 +174,17 @@ def appended(raw: ox.Store, graph: ox.NamedNode, mint: Minter, previous: str, ne
             added.append(ox.Quad(node, C["inForceFrom"], until, graph))
         if replaces is not None:
             added.append(ox.Quad(node, REPLACES, replaces, graph))
+        added.append(ox.Quad(node, C["firstEdition"], new_edition, graph))
+        added.extend(ox.Quad(node, C["introducedBy"], ox.NamedNode(mint.change(new, p.old, p.new)), graph)
+                     for p in introducing(pairs, number))
 
-    ending = (mint.edition(previous) + "/rule/")
+    in_previous = mint.edition(previous) + "/rule/"
     for quad in raw.quads_for_pattern(None, C["lastVersion"], None, graph):
-        if not quad.object.value.startswith(ending):
+        if not quad.object.value.startswith(in_previous):
             continue
         wording = quad.subject
         lineage = next(raw.quads_for_pattern(wording, IS_VERSION_OF, None, graph)).object.value
-        old_number = quad.object.value[len(ending):]
+        old_number = quad.object.value[len(in_previous):]
         go_on = continued.get(lineage)
         if go_on is not None and go_on[1] == old_number and text_of(previous, old_number) == text_of(new, go_on[1]):
             count = next(raw.quads_for_pattern(wording, C["wordingEditions"], None, graph))
@@ -144,6 +197,9 @@ def appended(raw: ox.Store, graph: ox.NamedNode, mint: Minter, previous: str, ne
             added.append(ox.Quad(wording, C["inForceUntil"], until, graph))
         if go_on is not None:
             begin(lineage, int(wording.value.rsplit("/", 1)[1]) + 1, go_on[1], wording)
+        else:  # the lineage ends: removed, or merged into another
+            added.extend(ox.Quad(wording, C["endedBy"], ox.NamedNode(mint.change(new, p.old, p.new)), graph)
+                         for p in ending(pairs, old_number))
     for lineage, number in started.items():
         begin(lineage, 1, number, None)
     return added, removed

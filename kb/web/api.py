@@ -6,6 +6,7 @@
 - ``/api/history/{number}?edition=``         ``rulekb history`` (kb.lineage.history)
 - ``/api/concept/{slug}``                    ``rulekb define`` (kb.define.ask)
 - ``/api/search?q=&edition=&lang=&limit=&offset=``  ``rulekb search`` (ranked; kb.service.search)
+- ``/api/effects/``, ``/api/as-of/``, ``/api/changes``  rules over time (kb.web.timeline_pages)
 - ``/api/openapi.json``                      the OpenAPI 3 document of all of them
 - ``/api``                                   a page listing them, with examples
 
@@ -36,6 +37,9 @@ EXAMPLES = {  # path -> what it shows; the /api page links them
     "/api/history/111.2?edition=en/2026-01-16": "a rule through the editions",
     "/api/concept/owner": "a concept: labels, definitions, neighbours",
     "/api/search?q=summoning+sickness&edition=en/2026-01-16": "the rules about a question, ranked",
+    "/api/effects/en/2009-07-08": "what an edition changed",
+    "/api/as-of/111.2?date=2010-03-15": "a rule as in force on a date",
+    "/api/changes?from=2009-06-01&to=2009-12-31&lang=en": "the rules changed between two dates",
 }
 
 

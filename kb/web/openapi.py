@@ -78,6 +78,30 @@ def document(ctx: WebContext) -> dict:
                  _query_param("limit", "10", "results, 1-100"),
                  _query_param("offset", "0", "results to skip (the next page)")],
                 {"$ref": "#/components/schemas/SearchResults"}),
+            # rules over time (issue 15: kb.web.timeline_pages)
+            "/api/effects/{lang}/{date}": _get(
+                "What an edition changed", "As `/effects/EDITION.json`: the rules it added, removed, renumbered "
+                                           "and reworded, its changes of meaning, the counts, and which edition "
+                                           "answered (`resolved`; the date part also takes `latest` or "
+                                           "`en@2010-03-15` style names).",
+                [_LANG, _path_param("date", "2009-10-01", "the edition's date (the second half of its id), or latest")],
+                {"$ref": "#/components/schemas/Effects"}),
+            "/api/as-of/{number}": _get(
+                "A rule as in force on a date", "As `rulekb as-of NUMBER DATE --format json`: the wording in "
+                                                "force (number as printed then), the edition in force and why, "
+                                                "and the wording that superseded it.",
+                [_path_param("number", "111.2", "the rule number as printed on that date"),
+                 _query_param("date", "2010-03-15", "an ISO date", required=True),
+                 _query_param("lang", "en", "en or fr (default en)")],
+                {"$ref": "#/components/schemas/AsOf"}),
+            "/api/changes": _get(
+                "Rules changed between two dates", "As `rulekb changes FROM TO --format json`: every wording "
+                                                   "that came into force after FROM and on or before TO, and "
+                                                   "every rule removed or merged then, oldest first.",
+                [_query_param("from", "2009-06-01", "ISO date, exclusive", required=True),
+                 _query_param("to", "2009-12-31", "ISO date, inclusive", required=True),
+                 _query_param("lang", "en", "a language (default: every language)")],
+                {"type": "array", "items": {"$ref": "#/components/schemas/Change"}}),
         },
         "components": {"schemas": {
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {
@@ -100,6 +124,18 @@ def document(ctx: WebContext) -> dict:
                 "dangling": {"type": "array", "items": {"type": "string"}},
                 "referenced_by": {"type": "array", "items": {"type": "string"}},
                 "concepts": {"type": "array", "items": _OBJECT}, "lineage": {"type": "object", "nullable": True}}},
+            "Effects": {"type": "object", "properties": {
+                "edition": {"type": "string"}, "previous": {"type": "string", "nullable": True},
+                "counts": _OBJECT, "changes": _OBJECT, "resolved": _OBJECT}},
+            "AsOf": {"type": "object", "properties": {
+                "number": {"type": "string"}, "date": {"type": "string"}, "edition": _OBJECT,
+                "text": {"type": "string"}, "wording": _OBJECT,
+                "superseded_by": {"type": "object", "nullable": True}}},
+            "Change": {"type": "object", "properties": {
+                "date": {"type": "string"}, "edition": {"type": "string"}, "kind": {"type": "string"},
+                "number": {"type": "string"}, "previous_number": {"type": "string", "nullable": True},
+                "detail": {"type": "string", "nullable": True}, "lineage": {"type": "string"},
+                "wording": {"type": "string"}}},
             "SearchResults": {"type": "object", "properties": {
                 "query": {"type": "string"}, "edition": {"type": "string"}, "lang": {"type": "string"},
                 "offset": {"type": "integer"}, "limit": {"type": "integer"}, "more": {"type": "boolean"},

@@ -7,6 +7,8 @@
 - ``/edition/en@2010-03-15/...``   302 to the same path under the edition in force on the date
 - ``/effects/en/2009-07-08``       what an edition changed (HTML; ``.json`` or Accept JSON),
                                    also ``/api/effects/en/2009-07-08``
+- ``/api/as-of/111.2?date=2010-03-15``  ``rulekb as-of`` (JSON; ``&lang=``)
+- ``/api/changes?from=&to=``       ``rulekb changes`` (JSON; ``&lang=``)
 - ``/feed/editions``               Atom: the newest editions and what each changed
 - ``/feed/rule/111.2``             Atom: every change to that rule's lineage (newest edition's
                                    number; ``?lang=``)
@@ -106,6 +108,24 @@ def routes(ctx: WebContext) -> list[Route]:
                     resolution=resolution, summary=effects.summary(data["counts"]), labels=effects.LABELS,
                     timeline=timeline)
 
+    async def as_of_api(request: Request):
+        number = _number(request.path_params["number"])
+        date = request.query_params.get("date")
+        if not date:
+            raise WebError(400, "give the date: /api/as-of/NUMBER?date=2010-03-15")
+        lang = request.query_params.get("lang", "en")
+        data = await anyio.to_thread.run_sync(
+            lambda: service.rule_as_of(ctx.store, number, date, lang, known=known(ctx.store)))
+        return JSONResponse(data)
+
+    async def changes_api(request: Request):
+        start, end = request.query_params.get("from"), request.query_params.get("to")
+        if not start or not end:
+            raise WebError(400, "give both dates: /api/changes?from=2009-06-01&to=2009-12-31")
+        lang = request.query_params.get("lang") or None
+        rows = await anyio.to_thread.run_sync(service.rules_changed_between, ctx.store, start, end, lang)
+        return JSONResponse(rows)
+
     async def editions_feed(request: Request):
         return await anyio.to_thread.run_sync(_editions_feed, ctx)
 
@@ -120,6 +140,8 @@ def routes(ctx: WebContext) -> list[Route]:
         Route("/edition/{lang}@{date}{rest:path}", alias, methods=["GET", "HEAD"]),
         Route("/effects/{edition:path}", effects_page, methods=["GET", "HEAD"]),
         Route("/api/effects/{edition:path}", effects_page, methods=["GET", "HEAD"]),
+        Route("/api/as-of/{number}", as_of_api, methods=["GET", "HEAD"]),
+        Route("/api/changes", changes_api, methods=["GET", "HEAD"]),
         Route("/feed/editions", editions_feed, methods=["GET", "HEAD"]),
         Route("/feed/rule/{number}", rule_feed, methods=["GET", "HEAD"]),
     ]

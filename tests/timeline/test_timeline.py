@@ -244,3 +244,66 @@ def test_the_wording_check_flags_broken_intervals():
     assert len(messages) == 2  # w2 starts a month after w1 stops, and stops before it starts; w3 is fine
     assert any("stops (2030-03-01) before it starts (2030-07-01)" in m for m in messages)
     assert any("starts on 2030-07-01 but the wording it replaces stops on 2030-06-01" in m for m in messages)
+
+
+# -- the queries from the wordings' own links give the rows the joins over every change gave ------
+
+WINDOWS = [("2009-01-01", "2009-12-31"), ("2009-07-10", "2009-07-11"), ("2009-07-11", "2010-02-01"),
+           ("2009-10-01", "2010-12-31"), ("1999-01-01", "2026-12-01"), ("2010-02-02", "2026-12-01")]
+
+
+def test_rules_changed_between_gives_the_rows_the_joins_gave(timeline_kb):
+    from .reference import rows, same
+
+    store, _ = timeline_kb
+    for start, end in WINDOWS:
+        for lang in ("en", None):
+            params = {"from": start, "to": end, **({"lang": lang} if lang else {})}
+            old, new = rows(store, "rules-changed-between", **params), service.run(store, "rules-changed-between", **params)
+            assert same(old, new), (start, end, lang)
+    everything = service.run(store, "rules-changed-between", **{"from": "1999-01-01", "to": "2026-12-01"})
+    assert {r["kind"] for r in everything} >= {"added", "modified", "renumbered", "removed"}
+
+
+def test_lineage_versions_and_rule_as_of_give_the_rows_the_joins_gave(timeline_kb):
+    from .reference import rows, same
+
+    store, _ = timeline_kb
+    numbers = [r["number"] for r in service.run(store, "edition-rules", edition="en/2010-02-01")][::25]
+    assert len(numbers) > 20
+    for number in numbers + ["100.2"]:
+        for edition in ("en/2010-02-01", "en/2009-07-08"):
+            old, new = rows(store, "lineage-versions", edition=edition, number=number), \
+                service.run(store, "lineage-versions", edition=edition, number=number)
+            assert same(old, new), (edition, number)
+        for date in ("2009-08-01", "2010-03-15"):
+            old, new = rows(store, "rule-as-of", number=number, date=date, lang="en"), \
+                service.run(store, "rule-as-of", number=number, date=date, lang="en")
+            added = ("ended", "ended_in")  # (columns the reference has not: how the lineage ended)
+            assert same(old, [{k: v for k, v in r.items() if k not in added} for r in new]), (number, date)
+
+
+def test_bench_timeline_gives_wall_and_cpu_medians_and_the_load(timeline_kb):
+    from kb.bench.timeline import WINDOWS as BENCH_WINDOWS, bench_timeline
+
+    store, _ = timeline_kb
+    figures = bench_timeline(store, repeat=1)
+    assert set(figures["rules_changed_between_ms"]) == {f"{a}..{b}" for a, b in BENCH_WINDOWS}
+    assert set(figures["cpu_ms"]["between"]) == set(figures["rules_changed_between_ms"])
+    assert figures["rules_changed_between_rows"]["1999-01-01..2026-12-01"] > 0
+    assert figures["wordings"] > 0 and len(figures["load_average"]) == 3
+    assert set(figures["cpu_ms"]["ranges"]) == set(figures["history_per_edition_ms"])
+
+
+def test_a_rule_removed_says_when_and_where(timeline_kb):
+    store, _ = timeline_kb
+    removed = [r for r in service.rules_changed_between(store, "2009-10-01", "2010-12-31", "en") if r["kind"] == "removed"]
+    assert removed
+    number = removed[0]["number"]
+    before = service.rule_as_of(store, number, "2009-12-01")
+    assert before["superseded_by"] is None
+    assert before["ended"] == {"kind": "removed", "edition": "en/2010-02-01", "date": "2010-02-01"}
+    with pytest.raises(NotFound, match=rf"no rule {number} was in force on 2010-03-01 .*then removed in en/2010-02-01"):
+        service.rule_as_of(store, number, "2010-03-01")
+    text = run_cli("as-of", number, "2009-12-01", "--store", str(timeline_kb[1]))
+    assert text.returncode == 0 and "removed in en/2010-02-01" in text.stdout

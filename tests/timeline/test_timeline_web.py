@@ -153,3 +153,45 @@ def test_api_takes_aliases_and_dates(timeline_web):
     assert status == 200 and json.loads(body)[0]["number"] == "100.2"
     status, _, body = fetch(timeline_web + "api/history/100.2?edition=en@2009-99-01")
     assert status == 400 and "not a date of the calendar" in json.loads(body)["error"]["message"]
+
+
+def test_openapi_describes_the_routes_over_time_and_their_examples_answer(timeline_web):
+    status, _, body = fetch(timeline_web + "api/openapi.json")
+    paths = json.loads(body)["paths"]
+    over_time = {"/api/effects/{lang}/{date}", "/api/as-of/{number}", "/api/changes"}
+    assert status == 200 and over_time <= set(paths)
+    for path in over_time:
+        operation = paths[path]["get"]
+        url = path.lstrip("/")
+        for p in operation["parameters"]:
+            if p["in"] == "path":
+                url = url.replace("{" + p["name"] + "}", p["example"])
+        url += "?" + "&".join(f"{p['name']}={p['example']}" for p in operation["parameters"] if p["in"] == "query")
+        got, _, answer = fetch(timeline_web + url)
+        assert got == 200, (url, answer[:200])
+        data = json.loads(answer)
+        schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        if schema.get("type") == "array":
+            assert data and set(data[0]) <= set(json.loads(body)["components"]["schemas"]["Change"]["properties"])
+        else:
+            name = schema["$ref"].rsplit("/", 1)[1]
+            assert set(json.loads(body)["components"]["schemas"][name]["properties"]) <= set(data)
+
+
+def test_the_json_routes_over_time(timeline_web):
+    status, _, body = fetch(timeline_web + "api/as-of/100.2?date=2009-08-01")
+    data = json.loads(body)
+    assert status == 200 and data["edition"]["edition"] == "en/2009-07-11"
+    assert data["superseded_by"]["edition"] == "en/2009-10-01"
+    status, _, body = fetch(timeline_web + "api/changes?from=2009-10-01&to=2010-12-31&lang=en")
+    assert status == 200 and {r["edition"] for r in json.loads(body)} == {"en/2010-02-01"}
+    for path, code, words in (("api/as-of/100.2", 400, "give the date"),
+                              ("api/as-of/100.2?date=yesterday", 400, "YYYY-MM-DD"),
+                              ("api/as-of/999.9?date=2009-08-01", 404, "no rule 999.9"),
+                              ("api/as-of/nope?date=2009-08-01", 404, "not a rule number"),
+                              ("api/changes?from=2009-01-01", 400, "give both dates"),
+                              ("api/changes?from=2010-01-01&to=2009-01-01", 400, "earlier date first"),
+                              ("api/changes?from=2009-01-01&to=2099-01-01", 404, "in the future")):
+        got, _, answer = fetch(timeline_web + path)
+        error = json.loads(answer)["error"]
+        assert (got, error["status"]) == (code, code) and words in error["message"], (path, error)

@@ -75,9 +75,13 @@ def test_errors_are_json_with_status_and_message(fixture_web, path, status):
 def test_the_openapi_document_lists_every_endpoint_and_its_examples_answer(fixture_web):
     status, spec = _json(fixture_web + "api/openapi.json")
     assert status == 200 and spec["openapi"].startswith("3.")
+    over_time = {"/api/effects/{lang}/{date}", "/api/as-of/{number}", "/api/changes"}  # answered on dated
+    # editions: tests/timeline/test_timeline_web.py runs their examples (the fixture's is in the future)
     assert {"/api/editions", "/api/edition/{lang}/{date}", "/api/rule/{lang}/{date}/{number}",
-            "/api/history/{number}", "/api/concept/{slug}", "/api/search"} == set(spec["paths"])
+            "/api/history/{number}", "/api/concept/{slug}", "/api/search"} | over_time == set(spec["paths"])
     for path, operations in spec["paths"].items():
+        if path in over_time:
+            continue
         operation = operations["get"]
         assert operation["summary"] and "200" in operation["responses"]
         examples = {"lang": "en", "date": "2030-05-05", "number": "101.1", "slug": "gadget"}
