@@ -85,8 +85,12 @@ def _main(corpus: str, where: str) -> int:
     try:
         report = build([str(Path(corpus) / "en"), str(Path(corpus) / "fr")], EmbeddedStore(out / "store"))
     except BaseException:
+        import traceback
+
+        traceback.print_exc()  # into build.log, before the waiting tests read it
+        sys.stderr.flush()
         (out / "failed").write_text("see build.log")
-        raise
+        return 1
     with open(out / "report.pickle.tmp", "wb") as handle:
         pickle.dump(report, handle)
     os.replace(out / "report.pickle.tmp", out / "report.pickle")
