@@ -7,6 +7,7 @@ run can never go green by skipping them.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -33,16 +34,48 @@ def fixtures() -> Path:
     return FIXTURES
 
 
+def _shared_tmp(factory) -> Path:
+    """The run's temporary directory all its processes share: under xdist each worker's
+    own is a folder of it (``popen-gwN``)."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+_build = {}  # the corpus build this process started (tests.corpus_build), if any
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """The tests that need the corpus KB run last, and its build starts now, in the
+    background, so the other tests run while it builds (one build for all workers)."""
+    needing = [item for item in items if "corpus_kb" in getattr(item, "fixturenames", ())]
+    if not needing:
+        return
+    others = [item for item in items if "corpus_kb" not in getattr(item, "fixturenames", ())]
+    items[:] = others + needing
+    found = corpus_dir()
+    if found is not None and (found / "en").is_dir():
+        from . import corpus_build
+
+        child = corpus_build.start(found, _shared_tmp(config._tmp_path_factory))
+        if child is not None:
+            _build["child"] = child
+
+
+def pytest_unconfigure(config):
+    child = _build.pop("child", None)
+    if child is not None:  # another worker may still wait for it: let it finish
+        child.wait()
+
+
 @pytest.fixture(scope="session")
 def corpus_kb(corpus, tmp_path_factory):
-    """The whole corpus (English and French) built once into an embedded store,
-    shared by every test that needs the real KB (a build takes about a minute)."""
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    """The whole corpus (English and French) built once per test run into an embedded
+    store, shared by every test (and every xdist worker) that needs the real KB; the build
+    runs in the background from collection on (tests/corpus_build.py)."""
+    from . import corpus_build
 
-    store = EmbeddedStore(tmp_path_factory.mktemp("corpus-kb") / "store")
-    report = build([str(corpus / "en"), str(corpus / "fr")], store)
-    return store, report
+    return corpus_build.wait(corpus, _shared_tmp(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")

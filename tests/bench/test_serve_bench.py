@@ -1,4 +1,7 @@
-"""`rulekb bench serve`: a one-second run over the invented edition prints its figures (never timed)."""
+"""`rulekb bench serve`: a one-second run over the invented edition prints its figures (never timed).
+
+Every scenario runs for one second (the load scenario too, instead of its 30 s default) and the
+cache is primed once: the tests check the shape of the figures, not the speed."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ def wrk():
 def test_bench_serve_prints_each_scenario_with_throughput_latency_and_targets(fixture_kb, wrk):
     store, _ = fixture_kb
     result = run_cli("bench", "serve", "--store", str(store.root), "--duration", "1", "--warmup", "0",
-                     "--format", "json", timeout=600)
+                     "--prime", "1", "--load-duration", "1", "--format", "json", timeout=600)
     assert result.returncode == 0, result.stderr
     figures = result.json
     ours = {(row["scenario"], row["server"]): row for row in figures["rows"]}
@@ -42,7 +45,7 @@ def test_bench_serve_prints_each_scenario_with_throughput_latency_and_targets(fi
 def test_bench_serve_text_output_is_a_table_with_targets_met_or_missed(fixture_kb, wrk):
     store, _ = fixture_kb
     result = run_cli("bench", "serve", "--store", str(store.root), "--duration", "1", "--warmup", "0",
-                     "--no-peers", "--no-uncached", timeout=600)
+                     "--prime", "1", "--load-duration", "1", "--no-peers", "--no-uncached", timeout=600)
     assert result.returncode == 0, result.stderr
     for scenario in SCENARIOS:
         assert scenario in result.stdout

@@ -1,0 +1,101 @@
+"""The corpus KB of the ``corpus_kb`` fixture: built once per test run, in the background.
+
+A full build of the corpus takes minutes, and every pytest process (each xdist worker)
+would build its own. Instead the first process that collects a test needing it starts
+one build, in a subprocess (``python -m tests.corpus_build CORPUS DIR``), into a
+directory all the run's processes share (the parent of each worker's temporary
+directory). The tests that do not need it run meanwhile (conftest orders them first);
+``corpus_kb`` waits for the build to finish and opens the store read-only, with the
+build's report read back from a pickle the build wrote. A failed build fails every test
+that needs it, with the end of the build's log.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pickle
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+WAIT = 3600  # seconds a test waits for the build at most (a loaded machine: 30 minutes seen)
+
+
+def folder(shared_tmp: Path) -> Path:
+    return shared_tmp / "corpus-kb"
+
+
+def start(corpus: Path, shared_tmp: Path) -> subprocess.Popen | None:
+    """Start the build unless a process of this run already has: the build's process, or None."""
+    where = folder(shared_tmp)
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / "start.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (where / "started").exists():
+            return None
+        log = open(where / "build.log", "wb")
+        child = subprocess.Popen([sys.executable, "-m", "tests.corpus_build", str(corpus), str(where)],
+                                 cwd=PROJECT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        log.close()
+        (where / "started").write_text(str(child.pid))
+        return child
+
+
+def wait(corpus: Path, shared_tmp: Path):
+    """(store, report) once the build is done; starts it if nobody has (a test run alone)."""
+    from kb.build import BuildReport  # noqa: F401  (the pickle's class)
+    from kb.store.embedded import EmbeddedStore
+
+    where = folder(shared_tmp)
+    child = start(corpus, shared_tmp)
+    deadline = time.monotonic() + WAIT
+    while True:
+        if (where / "report.pickle").exists():
+            with open(where / "report.pickle", "rb") as handle:
+                report = pickle.load(handle)
+            return EmbeddedStore(where / "store"), report
+        if (where / "failed").exists() or (child is not None and child.poll() not in (None, 0)) \
+                or not _alive(where / "started"):
+            log = (where / "build.log").read_text(encoding="utf-8", errors="replace")
+            raise RuntimeError(f"the corpus build failed:\n{log[-3000:]}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the corpus build did not finish in {WAIT} s (see {where / 'build.log'})")
+        time.sleep(0.5)
+
+
+def _alive(started: Path) -> bool:
+    """Whether the build's process (its pid in ``started``) is still there, or just finished."""
+    try:
+        os.kill(int(started.read_text()), 0)
+    except ProcessLookupError:
+        return (started.parent / "report.pickle").exists()
+    except (OSError, ValueError):
+        pass
+    return True
+
+
+def _main(corpus: str, where: str) -> int:
+    from kb.build import build
+    from kb.store.embedded import EmbeddedStore
+
+    out = Path(where)
+    try:
+        report = build([str(Path(corpus) / "en"), str(Path(corpus) / "fr")], EmbeddedStore(out / "store"))
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()  # into build.log, before the waiting tests read it
+        sys.stderr.flush()
+        (out / "failed").write_text("see build.log")
+        return 1
+    with open(out / "report.pickle.tmp", "wb") as handle:
+        pickle.dump(report, handle)
+    os.replace(out / "report.pickle.tmp", out / "report.pickle")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(*sys.argv[1:]))
