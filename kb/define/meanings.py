@@ -32,15 +32,24 @@ ASPECTS = ("optionality", "timing", "zone")
 
 # '"Flanking" means "..."', 'The phrase "Cumulative upkeep [cost]" means "..."'
 # '"Echo" in a permanent's rules text means "..."' (1999-2002)
-_MEANS = re.compile(r'"(?P<name>[A-Z][^"]{0,60}?)"(?: in an? [a-z\' ]{1,30}?text)? means '
-                    r'"(?P<meaning>.+?[.!?])"(?=\s|$|[),;])')
+# A meaning may come in parts: '"Fading [X]" means "..." and "..."'.
+_MEANS = re.compile(r'"(?P<name>[A-Z][^"]{0,60}?)"(?: in an? [a-z\' ]{1,30}?text)? means "')
+# a part ends at its closing quote (or with the text, when that quote is lost)
+_PART = re.compile(r'(?P<part>[^"]+)(?:"|$)')
+_LOST_CLOSE = re.compile(r"(?<=[,.;!])[?\ufffd](?=\s|$)")
+_AND = re.compile(r'\s*,?\s*(?:and\s+)?"')
 _NAME_TAIL = re.compile(r"\s*(?:\[[^\]]*\]|\{[^}]*\}|\b[NX]\b|—.*|\d+)\s*")
 
 # a duration or a moment; the first group names it, era spellings share one name
 _TIMING = [
     (re.compile(r"\buntil end of turn\b"), "until-end-of-turn"),
     (re.compile(r"\buntil (?:your|that player's|its controller's) next turn\b"), "until-next-turn"),
-    (re.compile(r"\bfor as long as\b"), "for-as-long-as"),
+    # "as long as" is a duration at the head of a clause ("As long as this card is encoded ...",
+    # cipher), a condition inside one ("two commanders as long as one of them is ..."); a
+    # duration bound to a zone ("as long as that card remains removed from the game") is the
+    # zone's, not a moment's
+    (re.compile(r"(?:\bfor |(?:^|(?<=\| )|(?<=\. )))as long as\b(?![^,.|]{0,40}\bremains? (?:removed from the game|"
+                r"exiled|in exile|on the battlefield|in play|in (?:your|its owner's|a) graveyard))"), "for-as-long-as"),
     (re.compile(r"\bat (?:the )?end of (?:the )?turn\b|\bat the beginning of (?:the )?(?:next )?end(?: of turn)? step\b"),
      "at-end-step"),
     (re.compile(r"\bat (?:the )?end of combat\b|\bat the beginning of (?:the )?end of combat(?: step)?\b"),
@@ -48,8 +57,11 @@ _TIMING = [
     (re.compile(r"\b(?P<lead>at the beginning of|during) (?P<who>your|each|each player's|that player's|"
                 r"each opponent's|the next|the|its controller's) (?:(?:precombat|first|next) )?(?P<when>upkeep|"
                 r"draw step|main phase|combat|declare attackers step|declare blockers step|cleanup step)\b"), None),
-    (re.compile(r"\b(?:only )?(?:any time you could (?:cast|play) a sorcery|as a sorcery)\b"), "as-a-sorcery"),
-    (re.compile(r"\b(?:any time you could (?:cast|play) an instant|as an instant)\b"), "as-an-instant"),
+    (re.compile(r"\b(?:only )?(?:any time (?:you|he or she|they|that player) could (?:cast|play) a sorcery|"
+                r"as a sorcery)\b"), "as-a-sorcery"),
+    (re.compile(r"\b(?:any time (?:you|he or she|they|that player) could (?:cast|play) an instant|as an instant)\b"),
+     "as-an-instant"),
+    (re.compile(r"\buntil (?:that player|he or she|you|they|the player) pass(?:es)? next\b"), "until-passes"),
     (re.compile(r"\bthis turn\b"), "this-turn"),
 ]
 
@@ -101,11 +113,21 @@ def read(text: str, language: str) -> list[tuple[tuple, str]]:
     if language != "en":
         return []
     out: list[tuple[tuple, str]] = []
-    for m in _MEANS.finditer(_clean(text)):
+    # a closing quote the archive printed as "?" after a comma or stop ('on it,? "At ...', 2008-05-01)
+    text = _LOST_CLOSE.sub('"', _clean(text))
+    for m in _MEANS.finditer(text):
         concept = _concept(m.group("name"))
-        if not concept:
+        parts, at = [], m.end()
+        while (part := _PART.match(text, at)) is not None:
+            parts.append(part.group("part"))
+            at = part.end()
+            glue = _AND.match(text, at)
+            if glue is None:
+                break
+            at = glue.end()
+        if not concept or not parts:
             continue
-        meaning, said = m.group("meaning").lower(), m.group(0)
+        meaning, said = " | ".join(parts).lower(), text[m.start():at]
         out.append(((concept, "optionality", "optional" if _MAY.search(meaning) else "mandatory", (), "", "en"), said))
         for aspect, items in (("timing", _timing(meaning)), ("zone", _zones(meaning))):
             out.append(((concept, aspect, "+".join(items), (), "", "en"), said))

@@ -71,3 +71,20 @@ def test_an_era_renaming_is_no_change_of_meaning():
     assert _changes(old, new) == []
     assert _changes({"702.9a": '"Whirling" means "Put a token that\'s a copy of this creature onto the battlefield."'},
                     {"702.9a": '"Whirling" means "Create a token that\'s a copy of this creature."'}) == []
+
+
+def test_a_meaning_in_parts_is_read_whole_even_when_the_archive_lost_its_quotes():
+    text = ('"Fizzling N" means "This permanent comes into play with N fizz counters on it,? ?At the beginning of '
+            'your upkeep, remove a fizz counter from it,? and ?When the last is removed, you may draw a card.?')
+    assert _aspects(text) == {"optionality": "optional", "timing": "at-beginning-of-upkeep:your",
+                              "zone": "battlefield"}
+    assert _changes({"702.9a": '"Whirling" means "As long as this is encoded, you may draw."'},
+                    {"702.9a": '"Whirling" means "For as long as this is encoded, you may draw."'}) == []
+
+
+def test_as_long_as_is_a_duration_only_at_the_head_of_a_clause_and_not_bound_to_a_zone():
+    assert _aspects('"Pairing" means "You may choose two gizmos as long as one of them is this card."')["timing"] == ""
+    assert _aspects('"Hiding" means "Exile the top card. As long as that card remains exiled, you may look at it."'
+                    )["timing"] == ""
+    assert _aspects('"Binding" means "Exile a card. As long as it is bound, this creature gets +1/+1."'
+                    )["timing"] == "for-as-long-as"
