@@ -141,13 +141,23 @@ class Matching:
                     found = [(sim, j) for sim, j in found if sim >= best - LOCAL_MARGIN
                              and context.shares.get((section, new.section[j]), 0.0) >= LOCAL_SHARE]
                 for sim, j in found:
-                    if sim < min_sim or (local and sim < LOCAL_MOVED_MIN and new.section[j] != self.old.section[i]):
+                    if sim < min_sim or (local and sim < LOCAL_MOVED_MIN and new.section[j] != self.old.section[i]
+                                         and not self._same_parent(i, j)):
                         continue
                     score = sim + context.bonus(i, j)
                     if score >= min_score:
                         edges.append((score, sim, -i, -j))
             self._greedy(edges, "scored")
             context.refresh()
+
+    def _same_parent(self, i: int, j: int) -> bool:
+        """Whether old rule ``i``'s parent is paired with new rule ``j``'s parent: the
+        subrules of a keyword whose section was renumbered as a whole (502.63
+        "Deathtouch" -> 702.2) stay under their keyword, however much their wording
+        changed ("a triggered ability" -> "a static ability"), before another keyword's
+        formulaic subrule ("Substance is a static ability ...") can take their place."""
+        p, q = self.old.parent[i], self.new.parent[j]
+        return p is not None and q is not None and self.o2n.get(p) == q
 
     def _greedy(self, edges: list, evidence: str) -> None:
         """Edges ``(score, similarity, -i, -j)``, best first (:func:`kb.align.assign.best_first`)."""

@@ -27,6 +27,8 @@ MIN_TOKENS = 6  # a merged rule's size (title rules, "Banding", are not merged)
 MIN_PART_TOKENS = 4  # a split-off part's ("Loyalty is a characteristic.")
 MIN_CONTAINED = 0.65  # share of the part's weight found in the whole
 MIN_GAIN = 0.1  # ... and not in the whole's primary partner
+DUPLICATE_OF = 0.7  # share of a removed old rule found in another old rule: it restated that rule
+DUPLICATE_KEPT = 0.5  # ... and share of it the other rule's successor still holds
 FAR = 4  # candidates by rare tokens
 SAME_SECTION = 0.15
 MOVE_WITHIN = 6  # the first part of a split takes over as primary when this close before it
@@ -39,18 +41,33 @@ def _near(profile: Profile, k: int) -> list[int]:
     return [x for x in around if x is not None and 0 <= x < len(profile)]
 
 
-def _best(part: frozenset, wholes: list[tuple[int, frozenset, frozenset, bool]], scorer: Scorer):
+def _best(part: frozenset, wholes: list[tuple[int, frozenset, frozenset, bool, bool]], scorer: Scorer,
+          duplicates: bool = False):
     """The candidate holding most of ``part``; one in the section the rest of the
     part's section went to wins a near tie (a permanent's rule goes to 110, a
-    spell's to 111)."""
+    spell's to 111). ``wholes``: (rule, its tokens, its partner's tokens, in that
+    section, may absorb -- False for a rule paired with identical text).
+
+    With ``duplicates`` (merges: ``part`` is an old rule left without a successor),
+    an old rule that restated another old rule -- the same definition in two
+    sections, as 414.1 "To counter a spell ..." beside the keyword action 501.3a
+    -- merges into that rule's successor when the successor still holds most of it
+    and is in the section the rest of the old rule's section went to (414.2 went to
+    701.5 too): the restructure kept one of the two. Nothing is new in the whole
+    beyond its partner there, so the gain check cannot apply; the section keeps
+    formulaic rules out ("Second, any abilities that trigger at the beginning of the
+    main phase ..." is no restatement of the upkeep's rule: its section stayed)."""
     best = None
-    for k, whole, partner, same_section in wholes:
+    for k, whole, partner, same_section, absorbs in wholes:
         contained = scorer.contained(part, whole)
         rank = contained + (SAME_SECTION if same_section else 0.0)
-        if contained < MIN_CONTAINED or (best and rank <= best[0]):
+        if best and rank <= best[0]:
             continue
-        if scorer.contained(part, whole, minus=partner) >= MIN_GAIN:
+        if absorbs and contained >= MIN_CONTAINED and scorer.contained(part, whole, minus=partner) >= MIN_GAIN:
             best = (rank, k, contained)
+        elif (duplicates and same_section and contained >= DUPLICATE_KEPT
+              and scorer.contained(part, partner) >= DUPLICATE_OF):
+            best = (rank, k, contained)  # a restatement of the whole's partner, folded into it
     return best
 
 
@@ -84,12 +101,14 @@ def find(old: Profile, new: Profile, o2n: dict[int, int], n2o: dict[int, int], s
     # a rule paired with identical text (``same``) gave nothing away and took nothing in
     olds = Index(scorer.idf, {i: old.tokenset(i) for i in o2n if i not in same}) if added else None
     news = Index(scorer.idf, {o2n[i]: new.tokenset(o2n[i]) for i in o2n if i not in same}) if removed else None
+    # ... but an old rule restating it may have been folded into its successor (see _best)
+    kept = Index(scorer.idf, {o2n[i]: new.tokenset(o2n[i]) for i in o2n if i in same}) if removed else None
     parts: dict[int, list[int]] = {}
     for j in added:
         part = new.tokenset(j)
         near = {n2o[k] for k in _near(new, j) if k in n2o and n2o[k] not in same}
         near.update(olds.candidates(part, FAR))
-        wholes = [(i, old.tokenset(i), new.tokenset(o2n[i]), sections.get(old.section[i]) == new.section[j])
+        wholes = [(i, old.tokenset(i), new.tokenset(o2n[i]), sections.get(old.section[i]) == new.section[j], True)
                   for i in near]
         best = _best(part, wholes, scorer)
         if best:
@@ -99,9 +118,12 @@ def find(old: Profile, new: Profile, o2n: dict[int, int], n2o: dict[int, int], s
         part = old.tokenset(i)
         near = {o2n[k] for k in _near(old, i) if k in o2n and k not in same}
         near.update(news.candidates(part, FAR))
-        wholes = [(j, new.tokenset(j), old.tokenset(n2o[j]), sections.get(old.section[i]) == new.section[j])
+        wholes = [(j, new.tokenset(j), old.tokenset(n2o[j]), sections.get(old.section[i]) == new.section[j], True)
                   for j in near]
-        best = _best(part, wholes, scorer)
+        restated = {o2n[k] for k in _near(old, i) if k in o2n and k in same} | set(kept.candidates(part, FAR))
+        wholes += [(j, new.tokenset(j), old.tokenset(n2o[j]), sections.get(old.section[i]) == new.section[j], False)
+                   for j in restated - near]
+        best = _best(part, wholes, scorer, duplicates=True)
         if best:
             found.append(Pair(old.numbers[i], new.numbers[best[1]], MERGED, best[2], "merge"))
     for i, js in parts.items():

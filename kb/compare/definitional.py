@@ -17,7 +17,11 @@ Families compared (each on normalised keys and values, see kb.compare.terminolog
 - not-a: "X is not a Y" against "X is a Y" (or "Y is one of ..., X") is a reversed
   negation, in either direction;
 - multiple instances: redundant in one edition, each working on its own in the
-  other (kb.define.instances), said by both.
+  other (kb.define.instances), said by both;
+- what a keyword means (kb.define.meanings), said by both: optional in one edition and
+  mandatory in the other, another moment or duration, another zone it works from or
+  moves things to; historical names are one value there already ("remove from the
+  game" is "exile"), so an era's renaming gives nothing.
 
 A statement with no counterpart is a removed (or added) definition, unless the other
 edition still relates the same words in some sentence (:func:`terminology.still_said`).
@@ -26,6 +30,8 @@ edition still relates the same words in some sentence (:func:`terminology.still_
 from __future__ import annotations
 
 from collections import defaultdict
+
+from kb.define.meanings import ASPECTS as MEANING_ASPECTS
 
 from .model import Finding, Side
 from .terminology import SentenceIndex, canonical_key, canonical_members, canonical_value, exceptions, still_said
@@ -49,6 +55,8 @@ class Claims:
         self.printed = defaultdict(dict)  # (concept, aspect) -> normalised member -> printed member
         self.roles = defaultdict(lambda: defaultdict(list))  # (concept, aspect) -> value -> [(rule, st)]
         self.instances = defaultdict(lambda: defaultdict(list))  # concept -> redundant|separate -> [(rule, st)]
+        self.meanings = defaultdict(lambda: defaultdict(list))  # (concept, aspect) -> item -> [(rule, st)]
+        self.meaning_rules = defaultdict(list)  # (concept, aspect) -> [(rule, st)], every statement
         for rule, st in statements:
             concept = canonical_key(st.concept)
             if st.aspect in ("is-a", "not-a"):
@@ -63,6 +71,11 @@ class Claims:
                 self.roles[(concept, st.aspect)][canonical_value(st.value, concept)].append((rule, st))
             elif st.aspect == "multiple-instances":
                 self.instances[concept][st.value].append((rule, st))
+            elif st.aspect in MEANING_ASPECTS:
+                self.meaning_rules[(concept, st.aspect)].append((rule, st))
+                for item in st.value.split("+"):
+                    if item:
+                        self.meanings[(concept, st.aspect)][item].append((rule, st))
 
     def side(self, source) -> Side:
         rule, st = source
@@ -80,6 +93,8 @@ def compare(old: Claims, new: Claims, old_index: SentenceIndex, new_index: Sente
         out += _isa(concept, old, new, old_index, new_index)
     for concept in sorted(set(old.instances) & set(new.instances)):
         out += _instances(concept, old, new)
+    for key in sorted(set(old.meaning_rules) & set(new.meaning_rules)):
+        out += _meaning(key, old, new)
     negations = _negations(old, new, old_index, new_index)
     reversed_ = {(f.concept, v) for f in negations if f.kind == "negation-reversed" for v in f.removed + f.added}
     out = [f for f in out  # "X is a Y" come or gone is the other half of a reversed negation
@@ -322,3 +337,34 @@ def _instances(concept, old: Claims, new: Claims) -> list[Finding]:
                     new.side(after[now][0]),
                     f"multiple instances of {concept.replace('-', ' ')} {_INSTANCES.get(was, was)}; "
                     f"now they {_INSTANCES.get(now, now)}", "medium", (was,), (now,))]
+
+
+# ---------------------------------------------------------------- optionality, timing, zone
+
+_SAID = {"optionality": "is {}", "timing": "names {}", "zone": "works with {}"}
+
+
+def _meaning(key, old: Claims, new: Claims) -> list[Finding]:
+    """What a keyword means, aspect by aspect, when both editions spell it out: a "may"
+    that became mandatory (or the reverse), a moment or duration, a zone gone or come."""
+    concept, aspect = key
+    before, after = old.meanings.get(key, {}), new.meanings.get(key, {})
+    gone = tuple(sorted(set(before) - set(after)))
+    come = tuple(sorted(set(after) - set(before)))
+    if not gone and not come:
+        return []
+    o = before[gone[0]][0] if gone else old.meaning_rules[key][0]
+    n = after[come[0]][0] if come else new.meaning_rules[key][0]
+    word = _words(concept)
+    if aspect == "optionality":
+        was, now = (gone or ("",))[0], (come or ("",))[0]
+        text = f"{word} was {was}; it is now {now}"
+    else:
+        parts = ([f"now {', '.join(_items(come))}"] if come else []) + \
+            ([f"no longer {', '.join(_items(gone))}"] if gone else [])
+        text = f"what {word} means changed its {aspect}: " + "; ".join(parts)
+    return [Finding(f"{aspect}-changed", concept, aspect, old.side(o), new.side(n), text, "medium", gone, come)]
+
+
+def _items(items) -> list[str]:
+    return [i.replace(":", " (") + ")" if ":" in i else i for i in (x.replace("-", " ") for x in items)]

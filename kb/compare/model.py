@@ -26,6 +26,11 @@ KINDS = {
     "concept-added": "a concept new to the glossary and the rules",
     "multiple-instances-changed": "multiple instances of an ability were redundant and now each works on its own, "
                                   "or the reverse",
+    "optionality-changed": "what a keyword does became mandatory where its controller could choose (\"may\"), "
+                           "or the reverse",
+    "timing-changed": "what a keyword does happens at another moment or lasts another time "
+                      "(\"until end of turn\", \"for as long as\", \"at the beginning of your upkeep\")",
+    "zone-changed": "what a keyword does works from, or moves things to, another zone",
     "axiom-clash": "the two editions' axioms about the concept cannot both hold (reasoner)",
 }
 

@@ -3,7 +3,8 @@
 A rule sentence such as "A spell is a card on the stack." or "Le contrôleur d'un
 sort est le joueur qui l'a joué." becomes a :class:`Statement`: the concept it
 defines, the aspect (``is-a``, ``kinds``, ``members``, ``owner``, ``controller``,
-``not-a``), a normalised value or member list, and a qualifier. Statements are
+``not-a``, ``multiple-instances``, and what a keyword means: ``optionality``, ``timing``,
+``zone``, see :mod:`kb.define.meanings`), a normalised value or member list, and a qualifier. Statements are
 normalised so that they compare across editions and languages:
 
 - concept keys are English :func:`kb.rdf.concepts.concept_key` keys ("card-type");
@@ -65,14 +66,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import exclusions, instances
+from . import exclusions, instances, meanings
 from .common import _ontology_keys
 from .splitting import sentences
 from .french import _lexicon as _french_lexicon
 from .english import _English
 from .french import _French
 
-ASPECTS = ("is-a", "kinds", "members", "owner", "controller", "not-a", "multiple-instances")
+ASPECTS = ("is-a", "kinds", "members", "owner", "controller", "not-a", "multiple-instances") + meanings.ASPECTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ def extract(text: str, language: str) -> list[Statement]:
     out: list[Statement] = []
     for sentence in sentences(text):
         out.extend(_sentence_statements(sentence, language))
-    return out
+    return out + list(_meaning_statements(text, language))
 
 
 def edition_statements(edition) -> list[tuple[str, Statement]]:
@@ -112,6 +113,14 @@ def _sentence_statements(sentence: str, language: str) -> tuple[Statement, ...]:
     )
 
 
+@lru_cache(maxsize=1 << 16)
+def _meaning_statements(text: str, language: str) -> tuple[Statement, ...]:
+    """A keyword's quoted meaning, read whole (its sentences are inside the quotes):
+    optionality, timing and zone of effect (kb.define.meanings)."""
+    return tuple(Statement(concept, aspect, value, tuple(members), qualifier, False, lang, said, language)
+                 for (concept, aspect, value, members, qualifier, lang), said in meanings.read(text, language))
+
+
 def load_lexicon() -> None:
     """Read the ontology's concept keys and French labels now (once per process)."""
     _ontology_keys()
@@ -122,3 +131,4 @@ def clear_caches() -> None:
     """Forget the sentences already read (rule texts recur across editions)."""
     sentences.cache_clear()
     _sentence_statements.cache_clear()
+    _meaning_statements.cache_clear()

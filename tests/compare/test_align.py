@@ -392,3 +392,48 @@ def test_bench_align_without_a_corpus_is_bad_input(tmp_path):
     result = run_cli("bench", "align", "--corpus", str(tmp_path))
     assert result.returncode == 2
     assert "no corpus" in result.stderr
+
+
+def test_a_keyword_subrule_stays_under_its_keyword_when_its_section_is_renumbered():
+    """Keyword rules moved as a block (502 -> 702): a subrule reworded beyond its text
+    ("a triggered ability" -> "a static ability") stays under its keyword's successor,
+    and another keyword's formulaic subrule, whose keyword is gone, does not take its place."""
+    keywords = ["Bramblewalk", "Fogstride", "Emberhide", "Mossback", "Thornveil", "Glimmerstep"]
+    old_rules, new_rules = [("502.1", "Keyword abilities are listed here in order.")], \
+        [("702.1", "Keyword abilities are listed here in order.")]
+    for n, name in enumerate(keywords, 2):
+        old_rules += [(f"502.{n}", name), (f"502.{n}a", f"{name} is an evasion ability that ignores {name.lower()} walls.")]
+        new_rules += [(f"702.{n}", name), (f"702.{n}a", f"{name} is an evasion ability that ignores {name.lower()} walls.")]
+    old_rules += [("502.8", "Zapwing"),
+                  ("502.8a", 'Zapwing is a triggered ability. "Zapwing" means "Whenever this gizmo spins, '
+                             'remove a gadget from the queue."'),
+                  ("502.9", "Dullness"), ("502.9a", "Dullness is a static ability with no effect.")]
+    new_rules += [("702.8", "Zapwing"), ("702.8a", "Zapwing is a static ability of a gizmo.")]
+    got = successors(edition("2030-01-01", old_rules, sections={"502": "Keywords"}),
+                     edition("2030-02-01", new_rules, sections={"702": "Keywords"}))
+    assert got["502.8a"] == "702.8a"
+    assert got["502.9a"] is None
+
+
+def test_a_rule_that_restated_another_merges_into_its_successor():
+    """Two old sections defined the same action (a "fizzle" rule and the keyword action
+    "fizzle"); the new edition keeps one definition, where the rest of the first section
+    went too: the restatement merges into it."""
+    old = edition("2030-01-01", BASE + [
+        ("104.1", "To fizzle a trick is to cancel it, moving it from the queue to its keeper's discard pile. "
+                  "Fizzling an ability removes it from the queue. It doesn't resolve and none of its effects happen."),
+        ("104.2", "The duelist who played the fizzled trick or ability doesn't get back any costs that were paid."),
+        ("105.1", "Fizzle"),
+        ("105.1a", "To fizzle a trick or ability means to cancel it, removing it from the queue. It doesn't "
+                   "resolve and none of its effects happen. A fizzled trick is put into its keeper's discard pile."),
+    ], sections={"105": "Actions"})
+    new = edition("2030-02-01", BASE + [
+        ("401.1", "Fizzle"),
+        ("401.1a", "To fizzle a trick or ability means to cancel it, removing it from the queue. It doesn't "
+                   "resolve and none of its effects happen. A fizzled trick is put into its keeper's discard pile."),
+        ("401.1b", "The duelist who played a fizzled trick or ability doesn't get back any costs that were paid."),
+    ], sections={"401": "Actions"})
+    a = align(old, new)
+    assert a.successor("105.1a") == "401.1a" and a.successor("104.2") == "401.1b"
+    assert ("104.1", "401.1a") in kinds(a, MERGED)
+    assert a.successors()["104.1"] == "401.1a"

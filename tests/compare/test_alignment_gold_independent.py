@@ -1,12 +1,14 @@
 """The independent alignment gold for the 2009 restructure (issue 16.7,
 kb/bench/gold/alignment_gold_2009_independent.tsv): the evaluator reads it, it is independent of the
 tuned gold (no old rule in common, none of its old sections or keyword subsections appear there),
-and on the corpus every row still points at the rule it was written for. Accuracy is measured,
-not asserted: see ``kb.bench.align_eval.evaluate_gold(corpus, path=...)`` and the closing note."""
+and on the corpus every row still points at the rule it was written for, and the aligner scores at
+least 97 % on it (95.7 % before keyword subrules stayed under their keyword across a renumbered
+section and restated rules merged into the successor of the rule they restated)."""
 
 from __future__ import annotations
 
-from kb.bench.align_eval import GOLD, INDEPENDENT_GOLD, load_editions, load_gold, verify
+from kb.align import align
+from kb.bench.align_eval import GOLD, INDEPENDENT_GOLD, load_editions, load_gold, score_gold, verify
 
 INDEPENDENT = INDEPENDENT_GOLD
 ROWS = load_gold(INDEPENDENT)
@@ -47,3 +49,13 @@ def test_spread_and_kinds_of_change():
 def test_rows_point_at_their_rules(corpus):
     editions = load_editions(corpus, {"en/2009-05-01", "en/2009-07-08"})
     assert verify(ROWS, editions) == []
+
+
+def test_accuracy_on_the_independent_gold(corpus):
+    editions = load_editions(corpus, {"en/2009-05-01", "en/2009-07-08"})
+    score = score_gold(ROWS, editions, align)["all"]
+    assert score["accuracy"] >= 0.97, score["misses"]
+    got = align(editions["en/2009-05-01"], editions["en/2009-07-08"]).successors()
+    assert got["502.63a"] == "702.2a"  # deathtouch's subrule stays under deathtouch (702.2) ...
+    assert got["502.49a"] is None  # ... and substance, gone, no longer takes its place
+    assert got["414.1"] == "701.5a"  # countering, restated by the keyword action 501.3a: merged
