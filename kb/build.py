@@ -40,6 +40,7 @@ from .rdf.iris import Minter
 from .rdf.edition import edition_quads
 from .rdf.lexicon import ontology_labels
 from .rdf.lineage import change_count, lineage_quads
+from .rdf.mentions import coverage as mention_coverage, wording_mention_quads
 from .progress import Reporter, Stages
 from .rdf.statements import inferred_quads, statement_iris, statement_quads
 from .timeline.wordings import wording_count, wording_quads
@@ -150,6 +151,7 @@ def build(sources: list[str], store, base: str | None = None,
     texts = {e.id: _texts(e) for e in editions if not e.partial}
     dates = {e.id: e.effective_date for e in editions}
     report.wordings = wording_count(chained, texts)
+    stated = mention_coverage(chained, texts, matchers)  # mentions stated once per wording (kb.rdf.mentions)
     with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
         translated, report.translations = translations(editions, chained, stages.callback_for(stage))
     with stages.stage("consistency", total=len(editions)) as stage:
@@ -168,13 +170,14 @@ def build(sources: list[str], store, base: str | None = None,
                 edition, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)),
                 on_link=count,
             )
-            yield from concept_layer.mention_quads(edition, matchers[edition.language], mint)
+            yield from concept_layer.mention_quads(edition, matchers[edition.language], mint, stated.get(edition.id))
             yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get)
             if edition.id in results:
                 yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
             stage.advance(f"load {edition.id}")
         yield from lineage_quads(chained, mint)
         yield from wording_quads(chained, texts, dates, mint, mint.graph("lineage"))
+        yield from wording_mention_quads(chained, texts, matchers, mint, mint.graph("lineage"))
         yield from meaning_changes.quads(meanings, mint, concept_iri.get)
         yield from translation_quads(translated, mint)
         yield from consistency_store.quads(consistent, mint)  # kb.consistency: each edition against itself

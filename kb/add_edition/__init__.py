@@ -314,7 +314,6 @@ def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edit
             extended.add(node.value)
             continued[node.value] = (old, number)
             added.append(ox.Quad(version, L["previousVersion"], rule(previous.id, old), graph))
-            added.append(ox.Quad(rule(previous.id, old), L["nextVersion"], version, graph))
             for quad in raw.quads_for_pattern(node, LABEL, None, graph):
                 numbers = {str(i): n for i, n in enumerate(quad.object.value.split(" → "))}
                 numbers["new"] = number

@@ -92,15 +92,22 @@ def _answer(store, query, params):
         return ("error", type(error).__name__)
 
 
-def compare_answers(old, new, names: list[str] | None = None) -> dict:
+def compare_answers(old, new, names: list[str] | None = None, params: dict[str, dict[str, str]] | None = None) -> dict:
     """Run every named query and check (``names``: only those) with its example
     parameters on both stores; rows compared as multisets. ``differences`` lists the
-    queries whose answers differ, with row counts and a few rows each way."""
+    queries whose answers differ, with row counts and a few rows each way.
+
+    ``params`` replaces example values: ``{"*": {"edition": ...}, "rule": {"number": ...}}``
+    (``"*"`` for every query that takes the parameter, a query's name for that query), so
+    a store of other editions than the examples' (a test fixture) is compared on its own."""
     every = {**queries.registry(), **queries.checks()}
     chosen = {n: q for n, q in every.items() if names is None or n in names}
+    given = params or {}
     same, differences, seconds = [], [], {"old": 0.0, "new": 0.0}
     for name, query in sorted(chosen.items()):
         params = _example_params(query)
+        for scope in ("*", name):
+            params.update({k: v for k, v in given.get(scope, {}).items() if k in query.params})
         if set(query.params) - set(params):
             continue  # no example for every parameter: nothing to run
         rows = {}

@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 44 classes, 42 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 44 classes, 43 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -88,14 +88,14 @@ class RK(DefinedNamespace):
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
     hasWarning: URIRef  # A warning the parser gave about the edition's source.
-    inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
+    inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to. Not stored, implied: the edition's named graph holds the unit (GRAPH ?edition { ?rule rk:number ?n }).
     involvesRule: URIRef  # A rule, section, part or glossary entry of the edition that a consistency finding cites.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
     lastVersion: URIRef  # The rule of the last edition that has this wording.
     lineage: URIRef  # The lineage a version of a rule belongs to.
-    mentions: URIRef  # Links a rule (or an example or glossary entry) to a concept its text uses.
+    mentions: URIRef  # Links a rule (or an example, glossary entry or wording) to a concept its text uses. A rule's mentions are stated once on its wording (rk:wording) where it has one; ask for a rule's with the path rk:wording?/rk:mentions.
     mergedInto: URIRef  # The lineage of the rule this lineage's last version was merged into: its text went into that rule.
-    nextVersion: URIRef  # The same rule in the next edition of the same language; the inverse of previous version.
+    nextVersion: URIRef  # The same rule in the next edition of the same language; the inverse of previous version. Not stored, implied (^rk:previousVersion).
     owner: URIRef  # The player an object belongs to for the game: for a card, who started the game with it (or brought it in); for a token, who created it; for a copy of a spell, who put it on the stack. At most one.
     parent: URIRef  # The unit a rule or section sits directly under in the same edition: a subrule's rule (111.2a under 111.2), a rule's section (111.2 under 111), a section's part (111 under 1).
     previousVersion: URIRef  # The same rule in the previous edition of the same language, possibly renumbered or reworded.
@@ -111,6 +111,7 @@ class RK(DefinedNamespace):
     usEdition: URIRef  # The English edition a French text was checked against (the newest complete English edition of the knowledge base).
     usRule: URIRef  # The rule of the English edition checked against that a translation finding is about, followed through the lineages when the French translates an older edition (none for an extra French rule).
     valueConcept: URIRef  # The concept a statement's value names, when it names one (the card in 'a spell is a card'; each member of a list).
+    wording: URIRef  # The wording a rule of one edition is a version of: the run of editions with its number and text, which states once what that text mentions (rk:mentions).
 
     # Datatype properties
     addedMember: URIRef  # A member (or value) the newer edition's definition has and the older one's does not.

@@ -1,0 +1,108 @@
+"""The store's shape after issue 18's cuts: what it no longer restates is implied, and every
+named query answers as it did when the store restated it.
+
+Not stored any more (kb.rdf.edition, kb.rdf.lineage, kb.rdf.mentions): ``rk:inEdition`` (the
+graph a unit sits in says it), ``rk:nextVersion`` (the inverse of ``rk:previousVersion``), and
+a rule's ``rk:mentions`` in every edition (stated once on its wording, reached through
+``rk:wording``). The test puts those triples back the way the build wrote them before (and
+takes the wording links out) and runs every named query and QC check on both stores, with
+the fixture's own parameters."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pyoxigraph as ox
+import pytest
+
+from kb.footprint import compare_answers
+from kb.rdf.iris import Minter
+from kb.rdf.vocab import RK
+from kb.store.embedded import EmbeddedStore
+
+ED = "en/2030-05-05"
+TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+P = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
+    "inEdition", "nextVersion", "previousVersion", "mentions", "wording")}
+UNITS = {ox.NamedNode(str(getattr(RK, name))) for name in (
+    "Part", "Section", "Rule", "Example", "GlossaryEntry", "Statement", "InferredStatement")}
+# answers that list a graph's own triples: they show where the triples now are, by design
+SHAPE_ITSELF = {
+    "edition-lineage-links": "lists the new rk:wording links and the wordings' rk:mentions",
+    "linked-types": "an edition graph no longer links to the concepts its rules mention",
+    "describe": "a rule's description lists its rk:wording",
+    "graph-sizes": "counts the quads of each graph",
+}
+
+
+def old_shape(quads) -> list[ox.Quad]:
+    """The quads as the build wrote them before issue 18's cuts."""
+    out, wording_of, mentioned = [], {}, defaultdict(list)
+    for quad in quads:
+        if quad.predicate == P["wording"]:
+            wording_of[quad.subject] = quad.object
+            continue
+        if quad.predicate == P["mentions"] and "/wording/" in quad.subject.value:
+            mentioned[quad.subject].append(quad.object)
+            continue
+        out.append(quad)
+        if quad.predicate == TYPE and quad.object in UNITS and "/edition/" in quad.graph_name.value:
+            out.append(ox.Quad(quad.subject, P["inEdition"], quad.graph_name, quad.graph_name))
+        if quad.predicate == P["previousVersion"]:
+            out.append(ox.Quad(quad.object, P["nextVersion"], quad.subject, quad.graph_name))
+    for rule, wording in wording_of.items():
+        graph = ox.NamedNode(rule.value.split("/rule/")[0])
+        out += [ox.Quad(rule, P["mentions"], concept, graph) for concept in mentioned[wording]]
+    return out
+
+
+@pytest.fixture(scope="module")
+def two_shapes(fixture_kb, tmp_path_factory):
+    new, _ = fixture_kb
+    old = EmbeddedStore(tmp_path_factory.mktemp("old-shape") / "store")
+    old.replace(old_shape(new.store().quads_for_pattern(None, None, None, None)))
+    return old, new
+
+
+def test_the_store_no_longer_restates_what_the_graphs_and_the_wordings_imply(two_shapes):
+    old, new = two_shapes
+    raw = new.store()
+    assert not list(raw.quads_for_pattern(None, P["inEdition"], None, None))
+    assert not list(raw.quads_for_pattern(None, P["nextVersion"], None, None))
+    rules = {q.subject for q in raw.quads_for_pattern(None, TYPE, ox.NamedNode(str(RK.Rule)), None)}
+    linked = {q.subject for q in raw.quads_for_pattern(None, P["wording"], None, None)}
+    assert rules and linked == rules  # one edition: every rule has a lineage, so a wording
+    own = [q for q in raw.quads_for_pattern(None, P["mentions"], None, None) if "/rule/" in q.subject.value]
+    assert own == []  # all on the wordings
+    assert len(old.store()) > len(raw)
+
+
+def test_every_named_query_answers_the_same_on_the_old_and_the_new_shape(two_shapes):
+    old, new = two_shapes
+    mint = Minter.for_base()
+    rule, entry = mint.rule(ED, "101.1"), mint.glossary(ED, "gadget")
+    params = {
+        "*": {"edition": ED, "number": "101.1", "section": "101", "concept": mint.concept("gadget"),
+              "g": mint.edition(ED), "resource": rule, "entry": entry, "text": "gadget", "term": "gadget"},
+        "concept-mentions": {"concept": "gadget"}, "concept-rules": {"concept": "owner"},
+        "concept": {"concept": "rusty"}, "describe-edition": {"resource": mint.edition(ED)},
+    }
+    found = compare_answers(old, new, params=params)
+    differ = {d["query"]: d for d in found["differences"]}
+    assert set(differ) <= set(SHAPE_ITSELF), {k: v for k, v in differ.items() if k not in SHAPE_ITSELF}
+    assert found["queries"] >= 60
+
+
+@pytest.mark.parametrize("query, params, expected", [
+    ("rule-concepts", {"number": "101.1"}, {"gadget"}),  # "A gadget is a card on the table."
+    # "The supertypes are basic, shiny, and rusty." (its statement names the concepts it lists)
+    ("rule-concepts", {"number": "101.2"}, {"supertype", "basic", "shiny", "rusty"}),
+    ("concept-mentions", {"concept": "gadget"}, {"100.1", "100.2", "101.1"}),  # "Gadgets", "gadget cards"
+])
+def test_the_mentions_on_the_wordings_answer_the_concept_queries(fixture_kb, query, params, expected):
+    from kb import service
+
+    store, _ = fixture_kb
+    rows = service.run(store, query, edition=ED, **params)
+    got = {row.get("label", "").lower() for row in rows} if query == "rule-concepts" else {row["number"] for row in rows}
+    assert got == expected, rows
