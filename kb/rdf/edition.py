@@ -16,14 +16,17 @@ What one edition becomes (prefix ``rk:`` = https://w3id.org/rulekb#)::
         rk:parent <.../section/111> ;
         rk:hasExample <.../rule/111.2/example/1> ; rk:hasCitation <.../rule/111.2/citation/1> ;
         rk:references <.../rule/601.2> .
-    <.../rule/111.2/citation/1> a rk:Citation ; rk:citedText "rule 601.2" ;
-        rk:citedNumber "601.2" ; rk:citationTarget <.../rule/601.2> .
+    <.../rule/111.2/citation/1> rk:citedText "rule 601.2" ; rk:citationTarget <.../rule/601.2> .
     <.../glossary/owner> a rk:GlossaryEntry ; rk:term "Owner"@en ; rk:definition "..."@en ;
         rk:references <.../rule/108.3> ; rk:defines <concept/owner> .
 
 The edition a unit belongs to is the graph it sits in (``GRAPH ?ed { ?rule rk:number ?n }``):
 no ``rk:inEdition`` triple restates it for each of the ~400,000 units (issue 18's footprint).
 The concepts a rule mentions are on its wording (graph/lineage, :mod:`kb.rdf.mentions`).
+A citation's type (``rk:Citation``, the range of ``rk:hasCitation``) and the numbers it cites
+(``rk:citedNumber``: each resolved one is its target's ``rk:number``, each other one its
+``rk:danglingNumber``) are implied the same way: queries ask for
+``rk:citationTarget/rk:number|rk:danglingNumber``.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ TITLE, LANGUAGE, SOURCE = _n(DCTERMS.title), _n(DCTERMS.language), _n(DCTERMS.so
 C = {name: _n(getattr(RK, name)) for name in (
     "Edition", "Part", "Section", "Rule", "Example", "GlossaryEntry", "Citation", "ParseWarning",
     "editionId", "effectiveDate", "partial", "hasWarning", "warningCode", "warning", "number", "text", "term", "definition",
-    "order", "parent", "hasExample", "hasCitation", "citedText", "citedNumber",
+    "order", "parent", "hasExample", "hasCitation", "citedText",
     "citationTarget", "danglingNumber", "references", "printedNumber", "defines",
 )}
 
@@ -152,12 +155,10 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
             owner = citer = numbered[link.rule]
         counters[owner] = counters.get(owner, 0) + 1
         cite = ox.NamedNode(mint.citation(owner.value, counters[owner]))
-        yield q(owner, C["hasCitation"], cite)
-        yield q(cite, TYPE, C["Citation"])
+        yield q(owner, C["hasCitation"], cite)  # (its rdf:type rk:Citation: the range says it)
         yield q(cite, C["citedText"], ox.Literal(link.text))
         for number, resolved in zip(link.numbers, link.resolved):
-            yield q(cite, C["citedNumber"], ox.Literal(number))
-            if resolved:
+            if resolved:  # (the number: the target's; rk:citedNumber is not restated)
                 yield q(cite, C["citationTarget"], numbered[number])
                 yield q(citer, C["references"], numbered[number])
             else:  # kept as written, and findable without scanning every citation

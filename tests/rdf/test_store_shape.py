@@ -4,7 +4,8 @@ named query answers as it did when the store restated it.
 Not stored any more (kb.rdf.edition, kb.rdf.lineage, kb.rdf.mentions): ``rk:inEdition`` (the
 graph a unit sits in says it), ``rk:nextVersion`` (the inverse of ``rk:previousVersion``), and
 a rule's ``rk:mentions`` in every edition (stated once on its wording, reached through
-``rk:wording``). The test puts those triples back the way the build wrote them before (and
+``rk:wording``), a citation's ``rdf:type rk:Citation`` (the range of ``rk:hasCitation``) and
+its ``rk:citedNumber`` (its targets' numbers and its dangling ones). The test puts those triples back the way the build wrote them before (and
 takes the wording links out) and runs every named query and QC check on both stores, with
 the fixture's own parameters."""
 
@@ -23,7 +24,8 @@ from kb.store.embedded import EmbeddedStore
 ED = "en/2030-05-05"
 TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 P = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
-    "inEdition", "nextVersion", "previousVersion", "mentions", "wording")}
+    "inEdition", "nextVersion", "previousVersion", "mentions", "wording", "hasCitation", "citationTarget",
+    "danglingNumber", "citedNumber", "Citation")}
 UNITS = {ox.NamedNode(str(getattr(RK, name))) for name in (
     "Part", "Section", "Rule", "Example", "GlossaryEntry", "Statement", "InferredStatement")}
 # answers that list a graph's own triples: they show where the triples now are, by design
@@ -50,6 +52,11 @@ def old_shape(quads) -> list[ox.Quad]:
             out.append(ox.Quad(quad.subject, P["inEdition"], quad.graph_name, quad.graph_name))
         if quad.predicate == P["previousVersion"]:
             out.append(ox.Quad(quad.object, P["nextVersion"], quad.subject, quad.graph_name))
+        if quad.predicate == P["hasCitation"]:
+            out.append(ox.Quad(quad.object, TYPE, P["Citation"], quad.graph_name))
+        if quad.predicate in (P["citationTarget"], P["danglingNumber"]):  # a target IRI ends in its number
+            number = quad.object.value.rsplit("/", 1)[-1] if quad.predicate == P["citationTarget"] else quad.object.value
+            out.append(ox.Quad(quad.subject, P["citedNumber"], ox.Literal(number), quad.graph_name))
     for rule, wording in wording_of.items():
         graph = ox.NamedNode(rule.value.split("/rule/")[0])
         out += [ox.Quad(rule, P["mentions"], concept, graph) for concept in mentioned[wording]]
@@ -74,6 +81,9 @@ def test_the_store_no_longer_restates_what_the_graphs_and_the_wordings_imply(two
     assert rules and linked == rules  # one edition: every rule has a lineage, so a wording
     own = [q for q in raw.quads_for_pattern(None, P["mentions"], None, None) if "/rule/" in q.subject.value]
     assert own == []  # all on the wordings
+    assert not list(raw.quads_for_pattern(None, TYPE, P["Citation"], None))
+    assert not list(raw.quads_for_pattern(None, P["citedNumber"], None, None))
+    assert list(raw.quads_for_pattern(None, P["citationTarget"], None, None))
     assert len(old.store()) > len(raw)
 
 
