@@ -116,3 +116,54 @@ def test_the_mentions_on_the_wordings_answer_the_concept_queries(fixture_kb, que
     rows = service.run(store, query, edition=ED, **params)
     got = {row.get("label", "").lower() for row in rows} if query == "rule-concepts" else {row["number"] for row in rows}
     assert got == expected, rows
+
+
+@pytest.fixture(scope="module")
+def two_editions_two_shapes(tmp_path_factory):
+    """The fixture and a later edition of it (some rules reworded, one renumbered): most
+    rules keep their wording across the two, so their mentions are stated once."""
+    from kb.build import build
+
+    from ..lineage.test_lineage_kb import FIXTURE, _later_edition
+
+    root = tmp_path_factory.mktemp("two-shapes")
+    (root / FIXTURE.name).write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    (root / "invented-cr-2030-08-08.txt").write_text(_later_edition(FIXTURE.read_text(encoding="utf-8")),
+                                                     encoding="utf-8")
+    new = EmbeddedStore(root / "new")
+    build([str(root)], new, reasoner="none")
+    old = EmbeddedStore(root / "old")
+    old.replace(old_shape(new.store().quads_for_pattern(None, None, None, None)))
+    return old, new
+
+
+def test_an_unchanged_rule_states_its_mentions_once_for_both_editions(two_editions_two_shapes):
+    old, new = two_editions_two_shapes
+    mint, raw = Minter.for_base(), new.store()
+    first, later = (ox.NamedNode(mint.rule(e, "101.2")) for e in (ED, "en/2030-08-08"))
+    wordings = {next(raw.quads_for_pattern(r, P["wording"], None, None)).object for r in (first, later)}
+    assert len(wordings) == 1  # the same text in both: one wording
+    stated = list(raw.quads_for_pattern(wordings.pop(), P["mentions"], None, None))
+    assert len(stated) == 4  # supertype, basic, shiny, rusty: once, where the old shape had them twice
+    before = sum(1 for _ in old.store().quads_for_pattern(None, P["mentions"], None, None))
+    after = sum(1 for _ in raw.quads_for_pattern(None, P["mentions"], None, None))
+    assert after < before
+    reworded = [ox.NamedNode(mint.rule(e, "101.1")) for e in (ED, "en/2030-08-08")]
+    assert len({next(raw.quads_for_pattern(r, P["wording"], None, None)).object for r in reworded}) == 2
+
+
+@pytest.mark.parametrize("edition", [ED, "en/2030-08-08"])
+def test_two_editions_answer_every_named_query_the_same_on_both_shapes(two_editions_two_shapes, edition):
+    old, new = two_editions_two_shapes
+    mint = Minter.for_base()
+    params = {
+        "*": {"edition": edition, "number": "101.1", "section": "101", "concept": mint.concept("gadget"),
+              "g": mint.edition(edition), "resource": mint.rule(edition, "101.1"),
+              "entry": mint.glossary(edition, "gadget"), "text": "gadget", "old": ED, "new": "en/2030-08-08"},
+        "concept-mentions": {"concept": "gadget"}, "concept-rules": {"concept": "gadget"},
+        "concept": {"concept": "rusty"}, "describe-edition": {"resource": mint.edition(edition)},
+    }
+    found = compare_answers(old, new, params=params)
+    differ = {d["query"]: d for d in found["differences"]}
+    assert set(differ) <= set(SHAPE_ITSELF), {k: v for k, v in differ.items() if k not in SHAPE_ITSELF}
+    assert found["queries"] >= 60
