@@ -70,3 +70,37 @@ def wording_mention_quads(found, texts: dict[str, dict[str, str]], matchers: dic
             yield ox.Quad(ox.NamedNode(prefix + number), C["wording"], node, g)
         for key in sorted(keys):
             yield ox.Quad(node, C["mentions"], ox.NamedNode(mint.concept(key)), g)
+
+
+def appended_mentions(raw: ox.Store, graph: ox.NamedNode, mint: Minter, edition, wording_quads: list[ox.Quad],
+                      matcher) -> tuple[list[ox.Quad], dict[str, frozenset[str]]]:
+    """What :func:`wording_mention_quads` gives an edition appended to the store
+    (``rulekb build --add``): the rk:wording link of each of its versions, the mentions
+    of the wordings it begins, and by rule number what its wording states (for
+    :func:`kb.rdf.concepts.mention_quads`, which restates only the rest: a concept the
+    new glossary brings to a wording that goes on). ``wording_quads``: what
+    :func:`kb.timeline.wordings.appended` adds (a wording's first or last version)."""
+    from .vocab import RK
+
+    first, last = ox.NamedNode(str(RK.firstVersion)), ox.NamedNode(str(RK.lastVersion))
+    prefix, concept = mint.rule(edition.id, ""), mint.concept("")
+    texts: dict[str, str] = {}
+    for rule in edition.rules:
+        texts.setdefault(rule.number, rule.text)
+    begun = {(q.subject, q.object) for q in wording_quads if q.predicate == first}
+    out: list[ox.Quad] = []
+    stated: dict[str, frozenset[str]] = {}
+    for quad in wording_quads:
+        if quad.predicate not in (first, last) or not quad.object.value.startswith(prefix):
+            continue
+        wording, version, number = quad.subject, quad.object, quad.object.value[len(prefix):]
+        if number in stated:
+            continue
+        out.append(ox.Quad(version, C["wording"], wording, graph))
+        if (wording, version) in begun:
+            keys = matcher.mentions(texts.get(number) or "")
+            out += [ox.Quad(wording, C["mentions"], ox.NamedNode(mint.concept(key)), graph) for key in sorted(keys)]
+        else:  # a wording that goes on: what it states already
+            keys = frozenset(q.object.value[len(concept):] for q in raw.quads_for_pattern(wording, C["mentions"], None, graph))
+        stated[number] = keys
+    return out, stated
