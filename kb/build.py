@@ -40,6 +40,7 @@ from .rdf.iris import Minter
 from .rdf.edition import edition_quads
 from .rdf.lexicon import ontology_labels
 from .rdf.lineage import change_count, lineage_quads
+from .rdf.mentions import coverage as mention_coverage, wording_mention_quads
 from .progress import Reporter, Stages
 from .rdf.statements import inferred_quads, statement_iris, statement_quads
 from .timeline.wordings import wording_count, wording_quads
@@ -153,6 +154,7 @@ def build(sources: list[str], store, base: str | None = None,
     texts = {e.id: _texts(e) for e in editions if not e.partial}
     dates = {e.id: e.effective_date for e in editions}
     report.wordings = wording_count(chained, texts)
+    stated = mention_coverage(chained, texts, matchers)  # mentions stated once per wording (kb.rdf.mentions)
     with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
         translated, report.translations = translations(editions, chained, stages.callback_for(stage))
     with stages.stage("consistency", total=len(editions)) as stage:
@@ -160,7 +162,7 @@ def build(sources: list[str], store, base: str | None = None,
                                                                      stages.callback_for(stage))
 
     parts = _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
-                        meanings, translated, consistent, mint)
+                        meanings, translated, consistent, mint, stated)
     from .search import build as search_build
 
     write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
@@ -194,7 +196,7 @@ def _load_average() -> list[float]:
 
 
 def _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
-                meanings, translated, consistent, mint: Minter) -> list[tuple[str, Callable]]:
+                meanings, translated, consistent, mint: Minter, stated: dict) -> list[tuple[str, Callable]]:
     """What the store holds, as independent parts in a fixed order: ``(name, on_link ->
     quads)``. Each part is computed from what the build holds in memory alone, so the
     parts can run in any process (:func:`_serialised`) and the store is the same."""
@@ -209,7 +211,7 @@ def _load_parts(editions, concepts, matchers, concept_iri, statements, results, 
                 edition, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)),
                 on_link=on_link,
             )
-            yield from concept_layer.mention_quads(edition, matchers[edition.language], mint)
+            yield from concept_layer.mention_quads(edition, matchers[edition.language], mint, stated.get(edition.id))
             yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get)
             if edition.id in results:
                 yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
@@ -220,6 +222,7 @@ def _load_parts(editions, concepts, matchers, concept_iri, statements, results, 
         *((f"load {edition.id}", edition_part(edition)) for edition in editions),
         ("lineages", lambda on_link: lineage_quads(chained, mint)),
         ("wordings", lambda on_link: wording_quads(chained, texts, dates, mint, mint.graph("lineage"))),
+        ("wording mentions", lambda on_link: wording_mention_quads(chained, texts, matchers, mint, mint.graph("lineage"))),
         ("changes of meaning", lambda on_link: meaning_changes.quads(meanings, mint, concept_iri.get)),
         ("translations", lambda on_link: translation_quads(translated, mint)),
         ("consistency", lambda on_link: consistency_store.quads(consistent, mint)),  # each edition against itself

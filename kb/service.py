@@ -486,8 +486,16 @@ def footprint(store, top: int = 20) -> dict:
     return measure(store, top=top)
 
 
-def same_answers(old, new) -> dict:
-    """Every named query and QC check run on two stores, rows compared."""
+def same_answers(old, new, old_queries: dict | None = None) -> dict:
+    """Every named query and QC check run on two stores, rows compared (``old_queries``:
+    ask the old store with these, :func:`queries_in`)."""
     from .footprint import compare_answers
 
-    return compare_answers(old, new)
+    return compare_answers(old, new, old_queries=old_queries)
+
+
+def queries_in(directory) -> dict:
+    """The named queries of another ``queries/`` directory, by name."""
+    from .footprint import queries_in as read
+
+    return read(directory)

@@ -41,6 +41,7 @@ from ..errors import BuildError
 from ..rdf.iris import Minter
 from ..rdf.lexicon import ontology_labels
 from ..rdf.lineage import C as L, decimal, label as lineage_label
+from ..rdf.mentions import appended_mentions
 from ..rdf.edition import edition_quads
 from ..rdf.statements import statement_quads
 from ..rdf.vocab import RK
@@ -235,7 +236,8 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
     added: list[ox.Quad] = []
     removed: list[ox.Quad] = []
     added += edition_quads(new, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)))
-    added += concept_layer.mention_quads(new, concept_layer.Matcher(concepts, new.language), mint)
+    matcher = concept_layer.Matcher(concepts, new.language)
+    stated: dict = {}  # rule number -> the concepts its wording states (kb.rdf.mentions)
     added += statement_quads(new.id, statements, mint, concept_iri.get)
     if new.id in results:
         added += _inferred(new.id, statements, results[new.id], mint, concept_iri)
@@ -248,11 +250,14 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
                                                              by_rule)
             added += links
             removed += dropped
+            wording_links, stated = appended_mentions(store.store(), lineage_graph, mint, new, links, matcher)
+            added += wording_links
         with stages.stage("meanings", total=1) as stage:
             meanings = meaning_changes.consecutive({previous.id: previous, new.id: new}, [(previous.id, new.id)],
                                                    stages.callback_for(stage))
             report.meaning_changes = sum(len(items) for _, _, items in meanings)
             added += meaning_changes.quads(meanings, mint, concept_iri.get)
+    added += concept_layer.mention_quads(new, matcher, mint, stated)
     from ..consistency import store as consistency_store
 
     with stages.stage("consistency", total=1) as stage:  # the new edition against itself
@@ -335,7 +340,6 @@ def _lineage_update(store, mint: Minter, alignment, previous: Edition, new: Edit
             extended.add(node.value)
             continued[node.value] = (old, number)
             added.append(ox.Quad(version, L["previousVersion"], rule(previous.id, old), graph))
-            added.append(ox.Quad(rule(previous.id, old), L["nextVersion"], version, graph))
             for quad in raw.quads_for_pattern(node, LABEL, None, graph):
                 numbers = {str(i): n for i, n in enumerate(quad.object.value.split(" → "))}
                 numbers["new"] = number

@@ -37,13 +37,15 @@ def bench_footprint(
 def bench_answers(
     old: str = typer.Argument(..., help="The store before (directory or endpoint)."),
     new: str = typer.Argument(..., help="The store after."),
+    old_queries: str = typer.Option(None, "--old-queries", help="Ask the old store with the named queries of this queries/ directory (the checkout that built it, e.g. `git archive main queries | tar -x -C /tmp/old`); default: the same queries on both."),
     format: Format = FormatOption,
 ) -> None:
     """Run every named query and QC check with its example parameters on two stores; exit 1 if any answer differs."""
-    from ..service import same_answers as compare_answers
+    from ..service import queries_in, same_answers as compare_answers
 
     with errors_as_exit_codes():
-        found = compare_answers(_store(old), _store(new))
+        found = compare_answers(_store(old), _store(new),
+                                old_queries=queries_in(old_queries) if old_queries else None)
     if format is Format.json:
         emit_json(found)
     else:

@@ -92,21 +92,51 @@ def _answer(store, query, params):
         return ("error", type(error).__name__)
 
 
-def compare_answers(old, new, names: list[str] | None = None) -> dict:
+def queries_in(directory) -> dict:
+    """The named queries and checks of a ``queries/`` directory (another checkout's, to ask
+    an old store with the queries it was built for): name -> NamedQuery."""
+    from pathlib import Path
+
+    root = Path(directory)
+    if not root.is_dir():
+        from ..errors import NotFound
+
+        raise NotFound(f"no queries directory {root}")
+    found = {f.stem: queries.parse_query_file(f.stem, f.read_text(encoding="utf-8"))
+             for f in sorted(root.glob("*.rq")) if not f.name.startswith("_")}
+    found.update({f.stem: queries.parse_query_file(f.stem, f.read_text(encoding="utf-8"), check=True)
+                  for f in sorted(root.glob("checks/*-violation.rq"))})
+    return found
+
+
+def compare_answers(old, new, names: list[str] | None = None, params: dict[str, dict[str, str]] | None = None,
+                    old_queries: dict | None = None) -> dict:
     """Run every named query and check (``names``: only those) with its example
     parameters on both stores; rows compared as multisets. ``differences`` lists the
-    queries whose answers differ, with row counts and a few rows each way."""
+    queries whose answers differ, with row counts and a few rows each way.
+
+    ``params`` replaces example values: ``{"*": {"edition": ...}, "rule": {"number": ...}}``
+    (``"*"`` for every query that takes the parameter, a query's name for that query), so
+    a store of other editions than the examples' (a test fixture) is compared on its own.
+    ``old_queries`` (:func:`queries_in`): the old store is asked with these instead (the
+    queries of the checkout that built it), by name; a query only one side has is skipped."""
     every = {**queries.registry(), **queries.checks()}
     chosen = {n: q for n, q in every.items() if names is None or n in names}
+    given = params or {}
     same, differences, seconds = [], [], {"old": 0.0, "new": 0.0}
     for name, query in sorted(chosen.items()):
         params = _example_params(query)
+        for scope in ("*", name):
+            params.update({k: v for k, v in given.get(scope, {}).items() if k in query.params})
         if set(query.params) - set(params):
             continue  # no example for every parameter: nothing to run
+        asked = {"old": (old_queries or {}).get(name, query if old_queries is None else None), "new": query}
+        if asked["old"] is None:
+            continue
         rows = {}
         for side, store in (("old", old), ("new", new)):
             started = time.perf_counter()
-            answer = _answer(store, query, params)
+            answer = _answer(store, asked[side], params)
             seconds[side] += time.perf_counter() - started
             rows[side] = [answer] if isinstance(answer, tuple) else _normalise(answer)[0]
         limited = re.search(r"\bLIMIT\b", query.body, re.I) and not re.search(r"\bORDER\s+BY\b", query.body, re.I)

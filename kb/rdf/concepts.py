@@ -7,7 +7,8 @@ to it (``rk:defines``). It is linked to the rules that define it (the rules its
 glossary entries cite, a cited section resolved to the rule in it that defines
 the term by :mod:`kb.define.defining`, ``rk:definedBy``) and to the rules that mention it
 (``rk:mentions``, found by matching its labels in rule text, English and --
-where the ontology gives a French label -- French).
+where the ontology gives a French label -- French; stated once per wording where the rule
+has a lineage, :mod:`kb.rdf.mentions`).
 """
 
 from __future__ import annotations
@@ -187,10 +188,14 @@ def concept_quads(concepts: dict[str, Concept], mint: Minter, graph: str) -> Ite
             yield ox.Quad(node, t(RK.definedBy), ox.NamedNode(mint.rule(edition_id, number)), g)
 
 
-def mention_quads(edition: Edition, matcher: Matcher, mint: Minter) -> Iterator[ox.Quad]:
+def mention_quads(edition: Edition, matcher: Matcher, mint: Minter,
+                  stated: dict[str, frozenset[str]] | None = None) -> Iterator[ox.Quad]:
+    """Each rule's rk:mentions in its edition's graph, but for those its wording states
+    already (``stated``: rule number -> concept keys, :func:`kb.rdf.mentions.coverage`)."""
     g = ox.NamedNode(mint.edition(edition.id))
     mentions = ox.NamedNode(str(RK.mentions))
+    stated = stated or {}
     for rule in edition.rules:
         node = ox.NamedNode(mint.rule(edition.id, rule.number))
-        for key in sorted(matcher.mentions(rule.text)):
+        for key in sorted(matcher.mentions(rule.text) - stated.get(rule.number, frozenset())):
             yield ox.Quad(node, mentions, ox.NamedNode(mint.concept(key)), g)

@@ -11,15 +11,22 @@ What one edition becomes (prefix ``rk:`` = https://w3id.org/rulekb#)::
         dcterms:language "en" ; dcterms:title "..." ; rk:effectiveDate "2011-09-30"^^xsd:date ;
         rk:partial false ; dcterms:source "..." .
     <.../section/111> a rk:Section ; rk:number "111" ; dcterms:title "Spells"@en ;
-        rk:parent <.../part/1> ; rk:inEdition <edition/...> ; rk:order 123 .
+        rk:parent <.../part/1> ; rk:order 123 .
     <.../rule/111.2> a rk:Rule ; rk:number "111.2" ; rk:text "..."@en ; rk:order 124 ;
-        rk:parent <.../section/111> ; rk:inEdition <edition/...> ;
+        rk:parent <.../section/111> ;
         rk:hasExample <.../rule/111.2/example/1> ; rk:hasCitation <.../rule/111.2/citation/1> ;
         rk:references <.../rule/601.2> .
-    <.../rule/111.2/citation/1> a rk:Citation ; rk:citedText "rule 601.2" ;
-        rk:citedNumber "601.2" ; rk:citationTarget <.../rule/601.2> .
+    <.../rule/111.2/citation/1> rk:citedText "rule 601.2" ; rk:citationTarget <.../rule/601.2> .
     <.../glossary/owner> a rk:GlossaryEntry ; rk:term "Owner"@en ; rk:definition "..."@en ;
         rk:references <.../rule/108.3> ; rk:defines <concept/owner> .
+
+The edition a unit belongs to is the graph it sits in (``GRAPH ?ed { ?rule rk:number ?n }``):
+no ``rk:inEdition`` triple restates it for each of the ~400,000 units (issue 18's footprint).
+The concepts a rule mentions are on its wording (graph/lineage, :mod:`kb.rdf.mentions`).
+A citation's type (``rk:Citation``, the range of ``rk:hasCitation``) and the numbers it cites
+(``rk:citedNumber``: each resolved one is its target's ``rk:number``, each other one its
+``rk:danglingNumber``) are implied the same way: queries ask for
+``rk:citationTarget/rk:number|rk:danglingNumber``.
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ TITLE, LANGUAGE, SOURCE = _n(DCTERMS.title), _n(DCTERMS.language), _n(DCTERMS.so
 C = {name: _n(getattr(RK, name)) for name in (
     "Edition", "Part", "Section", "Rule", "Example", "GlossaryEntry", "Citation", "ParseWarning",
     "editionId", "effectiveDate", "partial", "hasWarning", "warningCode", "warning", "number", "text", "term", "definition",
-    "order", "inEdition", "parent", "hasExample", "hasCitation", "citedText", "citedNumber",
+    "order", "parent", "hasExample", "hasCitation", "citedText",
     "citationTarget", "danglingNumber", "references", "printedNumber", "defines",
 )}
 
@@ -99,7 +106,6 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
         yield q(node, C["number"], ox.Literal(heading.number))
         yield q(node, TITLE, text(heading.title))
         yield q(node, C["order"], _int(heading.order))
-        yield q(node, C["inEdition"], ed)
         if kind == "Section" and heading.number[0] in numbered:
             yield q(node, C["parent"], numbered[heading.number[0]])
     for rule in edition.rules:
@@ -112,7 +118,6 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
         if rule.text:
             yield q(node, C["text"], text(rule.text))
         yield q(node, C["order"], _int(rule.order))
-        yield q(node, C["inEdition"], ed)
         parent = _parent(rule.parent, numbered)
         if parent is not None:
             yield q(node, C["parent"], parent)
@@ -124,7 +129,6 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
             yield q(ex, TYPE, C["Example"])
             yield q(ex, C["text"], text(example))
             yield q(ex, C["order"], _int(i))
-            yield q(ex, C["inEdition"], ed)
 
     glossary_nodes: dict[str, ox.NamedNode] = {}
     slugs: set[str] = set()
@@ -135,7 +139,6 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
         yield q(node, C["term"], text(entry.term))
         yield q(node, C["definition"], text(entry.definition))
         yield q(node, C["order"], _int(entry.order))
-        yield q(node, C["inEdition"], ed)
         concept = concept_of(entry.term) if concept_of else None
         if concept:
             yield q(node, C["defines"], ox.NamedNode(concept))
@@ -152,12 +155,10 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
             owner = citer = numbered[link.rule]
         counters[owner] = counters.get(owner, 0) + 1
         cite = ox.NamedNode(mint.citation(owner.value, counters[owner]))
-        yield q(owner, C["hasCitation"], cite)
-        yield q(cite, TYPE, C["Citation"])
+        yield q(owner, C["hasCitation"], cite)  # (its rdf:type rk:Citation: the range says it)
         yield q(cite, C["citedText"], ox.Literal(link.text))
         for number, resolved in zip(link.numbers, link.resolved):
-            yield q(cite, C["citedNumber"], ox.Literal(number))
-            if resolved:
+            if resolved:  # (the number: the target's; rk:citedNumber is not restated)
                 yield q(cite, C["citationTarget"], numbered[number])
                 yield q(citer, C["references"], numbered[number])
             else:  # kept as written, and findable without scanning every citation

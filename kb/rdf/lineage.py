@@ -7,16 +7,16 @@ edition's graph stays about one edition::
     <lineage/en/2003-07-01/200.5a> a rk:Lineage ; rdfs:label "200.5a → 111.2 → 112.2" ;
         rk:splitFrom <lineage/...> ; rk:mergedInto <lineage/...> .
     <edition/en/2009-07-08/rule/111.2> rk:lineage <lineage/en/2003-07-01/200.5a> ;
-        rk:previousVersion <edition/en/2009-05-01/rule/200.5a> ;
-        rk:nextVersion <edition/en/2009-07-11/rule/111.2> .
+        rk:previousVersion <edition/en/2009-05-01/rule/200.5a> .
     <change/en/2009-07-08/200.5a..111.2> a rk:Change ; rk:changeKind "modified" ;
         rk:changeDetail "terminology" ; rk:similarity 0.9412 ;
         rk:fromEdition <edition/en/2009-05-01> ; rk:toEdition <edition/en/2009-07-08> ;
         rk:fromRule <edition/en/2009-05-01/rule/200.5a> ; rk:toRule <edition/en/2009-07-08/rule/111.2> .
 
 Version links follow the lineages (so a rule has at most one previous and one
-next version); a change is made for every pair of an alignment except the
-unchanged ones (a rule split off another has an ``added`` and a ``split``
+next version); only ``rk:previousVersion`` is stored: the next version is its inverse
+(``?next rk:previousVersion ?rule``, the path ``^rk:previousVersion``). A change is made
+for every pair of an alignment except the unchanged ones (a rule split off another has an ``added`` and a ``split``
 change; a rule merged into another a ``removed`` and a ``merged`` one).
 """
 
@@ -37,7 +37,7 @@ TYPE = ox.NamedNode(str(RDF.type))
 LABEL = ox.NamedNode(str(RDFS.label))
 XSD_DECIMAL = ox.NamedNode(str(XSD.decimal))
 C = rk_nodes((
-    "Lineage", "Change", "lineage", "previousVersion", "nextVersion", "splitFrom", "mergedInto",
+    "Lineage", "Change", "lineage", "previousVersion", "splitFrom", "mergedInto",
     "changeKind", "changeDetail", "similarity", "fromRule", "toRule", "fromEdition", "toEdition",
 ))
 
@@ -79,7 +79,6 @@ def lineage_quads(found: Lineages, mint: Minter, graph: str | None = None) -> It
             yield ox.Quad(version, C["lineage"], node, g)
             if previous is not None:
                 yield ox.Quad(version, C["previousVersion"], previous, g)
-                yield ox.Quad(previous, C["nextVersion"], version, g)
             previous = version
 
     for alignment in found.alignments:

@@ -27,7 +27,7 @@ COMMENT = ox.NamedNode(str(RDFS.comment))
 BOOLEAN = ox.NamedNode(str(XSD.boolean))
 T = rk_nodes((
     "Statement", "InferredStatement", "statedIn", "aboutConcept", "aspect", "value", "member",
-    "valueConcept", "qualifier", "negated", "sentence", "derivedFrom", "reasoner", "inEdition",
+    "valueConcept", "qualifier", "negated", "sentence", "derivedFrom", "reasoner",
 ))
 
 
@@ -92,7 +92,6 @@ def inferred_quads(
 
 def _describe(node, kind, statement, graph, concept_iri) -> Iterator[ox.Quad]:
     yield ox.Quad(node, TYPE, kind, graph)
-    yield ox.Quad(node, T["inEdition"], graph, graph)
     about = concept_iri(statement.concept)
     if about:
         yield ox.Quad(node, T["aboutConcept"], ox.NamedNode(about), graph)

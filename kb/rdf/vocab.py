@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 44 classes, 45 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 44 classes, 46 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -30,7 +30,7 @@ class RK(DefinedNamespace):
     CardType: URIRef  # A card type; its individuals are the card types the current rules list. Every object other than an ability on the stack has one or more, even when it is not a card.
     Change: URIRef  # What happened to a rule between two consecutive editions of one language, found by aligning them: renumbered, modified (with what kind of difference), added, removed, split off another rule or merged into another. An unchanged rule has no change, only its version links.
     Characteristic: URIRef  # A kind of information that the rules count as a characteristic of an object (name, mana cost, color, ...). Its individuals are those kinds, as the current rules list them; an object may have some or all of them.
-    Citation: URIRef  # A cross-reference as written in a rule, example or glossary entry (e.g. "rules 510.1c-d"), kept whether or not a rule of the same edition answers to it; without a target it is dangling.
+    Citation: URIRef  # A cross-reference as written in a rule, example or glossary entry (e.g. "rules 510.1c-d"), kept whether or not a rule of the same edition answers to it; without a target it is dangling. Its type is not stored: it is the range of rk:hasCitation.
     ConsistencyFinding: URIRef  # A place where one edition of the rules disagrees with itself: a glossary definition against the rules, two rules listing the same set differently, one concept defined twice, a citation whose quoted title or range is not the rule it names, a misprinted number, an obsolete term still used, a keyword with no rule, or the reasoner's inconsistency. Severity contradiction, inconsistency or notice.
     ControlledObject: URIRef  # Any object that has a controller. A defined class: a reasoner finds that spells, permanents, emblems and abilities on the stack belong to it, from what the rules say of each.
     CopyOfACard: URIRef  # An object made as a copy of a card. It is not a card, and it stops existing anywhere but on the stack or the battlefield; cast, it is a spell.
@@ -90,15 +90,15 @@ class RK(DefinedNamespace):
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
     hasWarning: URIRef  # A warning the parser gave about the edition's source.
-    inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to.
+    inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to. Not stored, implied: the edition's named graph holds the unit (GRAPH ?edition { ?rule rk:number ?n }).
     introducedBy: URIRef  # The change between consecutive editions that brought this wording in: renumbered, modified, added, or split (a rule split off another, rather than its added change); not the merged change of a rule another went into. A wording of a lineage's first edition has none.
     involvesRule: URIRef  # A rule, section, part or glossary entry of the edition that a consistency finding cites.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
     lastVersion: URIRef  # The rule of the last edition that has this wording.
     lineage: URIRef  # The lineage a version of a rule belongs to.
-    mentions: URIRef  # Links a rule (or an example or glossary entry) to a concept its text uses.
+    mentions: URIRef  # Links a rule (or an example, glossary entry or wording) to a concept its text uses. A rule's mentions are stated once on its wording (rk:wording) where it has one; ask for a rule's with the path rk:wording?/rk:mentions.
     mergedInto: URIRef  # The lineage of the rule this lineage's last version was merged into: its text went into that rule.
-    nextVersion: URIRef  # The same rule in the next edition of the same language; the inverse of previous version.
+    nextVersion: URIRef  # The same rule in the next edition of the same language; the inverse of previous version. Not stored, implied (^rk:previousVersion).
     owner: URIRef  # The player an object belongs to for the game: for a card, who started the game with it (or brought it in); for a token, who created it; for a copy of a spell, who put it on the stack. At most one.
     parent: URIRef  # The unit a rule or section sits directly under in the same edition: a subrule's rule (111.2a under 111.2), a rule's section (111.2 under 111), a section's part (111 under 1).
     previousVersion: URIRef  # The same rule in the previous edition of the same language, possibly renumbered or reworded.
@@ -114,6 +114,7 @@ class RK(DefinedNamespace):
     usEdition: URIRef  # The English edition a French text was checked against (the newest complete English edition of the knowledge base).
     usRule: URIRef  # The rule of the English edition checked against that a translation finding is about, followed through the lineages when the French translates an older edition (none for an extra French rule).
     valueConcept: URIRef  # The concept a statement's value names, when it names one (the card in 'a spell is a card'; each member of a list).
+    wording: URIRef  # The wording a rule of one edition is a version of: the run of editions with its number and text, which states once what that text mentions (rk:mentions).
 
     # Datatype properties
     addedMember: URIRef  # A member (or value) the newer edition's definition has and the older one's does not.
@@ -121,7 +122,7 @@ class RK(DefinedNamespace):
     baseScore: URIRef  # How well a French text agrees with its base edition, from 0 to 1: the mean over its rules of the agreement of their language-independent evidence.
     changeDetail: URIRef  # What differs in a modified rule: references (only the numbers it cites, following a renumbering), typography (quotes, dashes, spacing), terminology (renamed game terms) or text (a real change of wording). For a removed rule that was only a title, the section heading it became: heading 404.
     changeKind: URIRef  # What a change is: renumbered (same text, new number), modified (text changed, possibly renumbered too), added, removed, split (part of the old rule's text went into this further new rule) or merged (this further old rule's text went into the new rule).
-    citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several.
+    citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several. Not stored, implied: the rk:number of each rk:citationTarget, and each rk:danglingNumber (rk:citationTarget/rk:number|rk:danglingNumber).
     citedText: URIRef  # A citation as written, e.g. "rules 510.1c-d" or "cf. règle 601".
     consistencyKind: URIRef  # What a consistency finding is: glossary-vs-rules, two-lists, defined-twice, citation-title, citation-range, citation-dangling, citation-obsolete, numbering, obsolete-term, undefined-keyword or reasoner.
     consistencyNote: URIRef  # What an edition lacks for the consistency check (no glossary, a glossary cut short, a partial text), so that an absence is never read as a finding.

@@ -124,7 +124,7 @@ def test_corpus_translation_links_point_to_english_rules_of_the_same_number(corp
     links = store.select(PREFIX + """SELECT ?fr_number ?en_number ?en_edition WHERE {
         ?fred rk:editionId "fr/2011-02-04" .
         GRAPH ?fred { ?fr rk:number ?fr_number }
-        ?fr rk:translationOf ?en . ?en rk:number ?en_number ; rk:inEdition ?ened . ?ened rk:editionId ?en_edition }""")
+        ?fr rk:translationOf ?en . GRAPH ?ened { ?en rk:number ?en_number } ?ened rk:editionId ?en_edition }""")
     assert len(links) >= 100
     assert {r["en_edition"] for r in links} == {"en/2011-02-04"}
     # the site numbers two sections one ahead of en/2011-02-04 (its 208 power/toughness is

@@ -71,13 +71,11 @@ def test_checks_flag_what_they_say_and_nothing_else():
     quads = f"""
 <{a}/rule/100.1> <{RDF_TYPE}> <{RK}Rule> <{a}> .
 <{a}/rule/100.1> <{RK}number> "100.1" <{a}> .
-<{a}/rule/100.1> <{RK}inEdition> <{a}> <{a}> .
 <{a}/rule/100.1> <{RK}order> "1"^^<http://www.w3.org/2001/XMLSchema#integer> <{a}> .
 <{a}/rule/100.1> <{RK}order> "5"^^<http://www.w3.org/2001/XMLSchema#integer> <{a}> .
 <{a}/rule/100.1> <{RK}references> <{b}/rule/100.1> <{a}> .
 <{b}/rule/100.1> <{RDF_TYPE}> <{RK}Rule> <{b}> .
 <{b}/rule/100.1> <{RK}text> "Fine."@en <{b}> .
-<{b}/rule/100.1> <{RK}inEdition> <{b}> <{b}> .
 <{b}/rule/100.1> <{RK}order> "1"^^<http://www.w3.org/2001/XMLSchema#integer> <{b}> .
 """
     store = _dataset(quads)
