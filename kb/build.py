@@ -69,6 +69,7 @@ class BuildReport:
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
+    pages: dict = field(default_factory=dict)  # the rule pages' data beside the store: file, bytes, seconds (kb.pages)
     consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
     store: str = ""
@@ -179,6 +180,7 @@ def build(sources: list[str], store, base: str | None = None,
         yield from translation_quads(translated, mint)
         yield from consistency_store.quads(consistent, mint)  # kb.consistency: each edition against itself
 
+    from .pages import write as write_pages
     from .search import build as search_build
 
     write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
@@ -191,6 +193,8 @@ def build(sources: list[str], store, base: str | None = None,
 
             report.quads = store.replace(quads(stage))
             report.search.update(swap_local(remote_root(store.location), write_index))
+    with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
+        report.pages = write_pages(store, stages.callback_for(stage))
     report.seconds = time.perf_counter() - started
     report.store_bytes = store.size_bytes()
     return report

@@ -449,3 +449,11 @@ def same_answers(old, new) -> dict:
     from .footprint import compare_answers
 
     return compare_answers(old, new)
+
+
+def page_store(store, edition: str, number: str, use: bool = True):
+    """The store a rule page of (edition, number) reads: the build's page data answers the
+    queries it holds (kb.pages), the store the rest; ``store`` itself when there is none."""
+    from .pages import paged
+
+    return paged(store, edition, number, use)
