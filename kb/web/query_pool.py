@@ -64,9 +64,12 @@ class Request:
     checked: bool = True  # parse and refuse SERVICE / updates first (False: the server's own text)
     call: tuple | None = None  # (name in CALLS, args): a domain call instead of a query
     timeout: float | None = None  # seconds for this request (default: the pool's)
+    verdict: tuple | None = None  # (kind, has_dataset): the check a worker already made of this very text
 
 
-# The answers a worker sends: ("ok", media_type, body, truncated) or ("error", status, message).
+# The answers a worker sends: ("ok", media_type, body, truncated, verdict) or ("error", status, message);
+# verdict: (kind, has_dataset) of the parsed check of the text (None when it was not checked), which the
+# server keeps per text (kb.web.sparql.Verdicts) so that the same text is parsed once, not per request.
 
 
 class WorkerGone(KBError):
@@ -183,6 +186,50 @@ class QueryPool:
         except BaseException:
             self._replace(worker)  # interrupted mid-exchange: the pipe's state is unknown
             raise
+        self._idle.put(worker)
+        return answer
+
+    async def arun(self, request: Request) -> tuple:
+        """:meth:`run` from the event loop: the request is written to an idle worker's socket
+        and the answer read when the loop sees it readable -- no thread hand-off. With no
+        idle worker (or one still starting), it waits for one in a thread, as :meth:`run`.
+        The deadline and the kill are the same; a cancelled request (the client left)
+        replaces the worker, whose socket then holds an answer no one reads."""
+        import asyncio
+
+        self._start()
+        try:
+            worker = self._idle.get_nowait()
+        except queue.Empty:
+            worker = None
+        if worker is not None and not worker.ready:
+            self._idle.put(worker)
+            worker = None
+        if worker is None:
+            import anyio
+
+            return await anyio.to_thread.run_sync(self.run, request)
+        loop = asyncio.get_running_loop()
+        readable = loop.create_future()
+        fd = worker.conn.fileno()
+        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+        try:
+            worker.conn.send(request)  # a small tuple: the socket's buffer takes it at once
+            await asyncio.wait_for(readable, (request.timeout or self.timeout) + _GRACE)
+            answer = worker.conn.recv()  # the worker writes the whole answer at once: read it whole
+        except asyncio.TimeoutError:
+            loop.remove_reader(fd)
+            self._replace(worker)
+            raise TimeoutError from None
+        except (EOFError, OSError) as exc:
+            loop.remove_reader(fd)
+            self._replace(worker)
+            raise WorkerGone(str(exc) or "the query worker died") from None
+        except BaseException:
+            loop.remove_reader(fd)
+            self._replace(worker)  # cancelled mid-exchange: the socket's state is unknown
+            raise
+        loop.remove_reader(fd)
         self._idle.put(worker)
         return answer
 
@@ -353,14 +400,19 @@ def _answer(store, request: Request, base_iri: str | None, limits, kb=None) -> t
         text = request.text
         requested = dataset_of({"default-graph-uri": list(request.default_graphs),
                                 "named-graph-uri": list(request.named_graphs)})
-        own = False
+        own, verdict = False, None
         if request.checked:
-            own = check(text).has_dataset
+            if request.verdict is not None:  # this text was checked by a worker before (kb.web.sparql.Verdicts)
+                verdict = tuple(request.verdict)
+            else:
+                found = check(text)
+                verdict = (found.kind, found.has_dataset)
+            own = verdict[1]
             if own and requested:
                 text = strip_dataset(text)
         result = evaluate(store, text, query_dataset(requested, own), base_iri, limits)
         media = choose_media(result.kind, {"format": [request.format]} if request.format else {}, request.accept)
-        return ("ok", media, serialize(result, media), result.truncated)
+        return ("ok", media, serialize(result, media), result.truncated, verdict)
     except RulekbError as exc:
         return ("error", *status_and_message(exc)[:2])
     except Exception as exc:  # noqa: BLE001 - one line to the client, the worker lives on
