@@ -10,6 +10,8 @@ French rules) are read from it when the build wrote it (:data:`USE_PAGE_DATA`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ingest import numbers as rule_numbers
 
 from ..lineage import history
@@ -150,6 +152,14 @@ def _edition_of(ctx: WebContext, rule_iri: str) -> str | None:
     return found[1].get("edition") if found else None
 
 
+@lru_cache(maxsize=4096)
+def _diff(old: str, new: str) -> tuple:
+    """The words changed from one wording to the next, as segments: the same pair is shown on
+    the page of every version of the lineage after it, so it is computed once per process
+    (a pure function of the two texts; the segments are only read)."""
+    return tuple(diff_segments(history.word_diff(old, new)))
+
+
 def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
     """The rule's wordings in force (the ranges the build stored, kb.timeline.wordings: one
     query, no row per edition), each with the words changed from the one before, and the
@@ -169,7 +179,7 @@ def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
         period["current"] = mark and period["first"] <= edition <= period["last"] and period["number"] == number
         text = period.get("text")
         if previous_text is not None and text is not None and text != previous_text:
-            period["diff"] = diff_segments(history.word_diff(previous_text, text))
+            period["diff"] = _diff(previous_text, text)
         if text is not None:
             previous_text = text
     names: list[dict] = []
