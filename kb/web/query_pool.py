@@ -35,8 +35,10 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
+import pickle
 import queue
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -122,6 +124,39 @@ class _Worker:
 
 
 _WARNED = False
+
+
+class _Frame:
+    """One answer read from a worker's socket as the event loop sees it readable, in the
+    framing of multiprocessing.connection (a 4-byte big-endian length, or -1 and an 8-byte
+    one, then the pickle); the future gets the pickle's bytes, or EOFError / OSError."""
+
+    def __init__(self, fd: int, done):
+        self.fd, self.done, self.buffer, self.need = fd, done, bytearray(), None
+
+    def readable(self) -> None:
+        if self.done.done():
+            return
+        try:
+            chunk = os.read(self.fd, 1 << 20)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            self.done.set_exception(exc)
+            return
+        if not chunk:
+            self.done.set_exception(EOFError("the query worker closed its socket"))
+            return
+        self.buffer += chunk
+        if self.need is None and len(self.buffer) >= 4:
+            size = struct.unpack("!i", self.buffer[:4])[0]
+            if size != -1:
+                self.need = (4, size)
+            elif len(self.buffer) >= 12:
+                self.need = (12, struct.unpack("!Q", self.buffer[4:12])[0])
+        if self.need is not None and len(self.buffer) >= self.need[0] + self.need[1]:
+            start, size = self.need
+            self.done.set_result(bytes(self.buffer[start:start + size]))
 
 
 class QueryPool:
@@ -210,28 +245,31 @@ class QueryPool:
 
             return await anyio.to_thread.run_sync(self.run, request)
         loop = asyncio.get_running_loop()
-        readable = loop.create_future()
         fd = worker.conn.fileno()
-        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+        answer = loop.create_future()
+        frame = _Frame(fd, answer)
         try:
-            worker.conn.send(request)  # a small tuple: the socket's buffer takes it at once
-            await asyncio.wait_for(readable, (request.timeout or self.timeout) + _GRACE)
-            answer = worker.conn.recv()  # the worker writes the whole answer at once: read it whole
+            os.set_blocking(fd, True)
+            worker.conn.send(request)  # blocking: a request is small, and the worker is reading
+            loop.add_reader(fd, frame.readable)  # the loop makes the socket non-blocking while it watches
+            payload = await asyncio.wait_for(answer, (request.timeout or self.timeout) + _GRACE)
         except asyncio.TimeoutError:
-            loop.remove_reader(fd)
-            self._replace(worker)
+            self._drop(loop, fd, worker)
             raise TimeoutError from None
         except (EOFError, OSError) as exc:
-            loop.remove_reader(fd)
-            self._replace(worker)
+            self._drop(loop, fd, worker)
             raise WorkerGone(str(exc) or "the query worker died") from None
         except BaseException:
-            loop.remove_reader(fd)
-            self._replace(worker)  # cancelled mid-exchange: the socket's state is unknown
+            self._drop(loop, fd, worker)  # cancelled mid-exchange: the socket's state is unknown
             raise
         loop.remove_reader(fd)
+        os.set_blocking(fd, True)  # as run() (a thread's blocking reads) expects it
         self._idle.put(worker)
-        return answer
+        return pickle.loads(payload)
+
+    def _drop(self, loop, fd: int, worker: _Worker) -> None:
+        loop.remove_reader(fd)
+        self._replace(worker)
 
     def close(self) -> None:
         """Kill every worker; the next query starts new ones."""
