@@ -70,6 +70,7 @@ class BuildReport:
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
+    pages: dict = field(default_factory=dict)  # the rule pages' data beside the store: file, bytes, seconds (kb.pages)
     consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
     stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress), in order
@@ -179,6 +180,10 @@ def build(sources: list[str], store, base: str | None = None,
             report.quads = store.replace(_in_process(parts, stage, report))
         with stages.stage("index", total=1):
             report.search.update(swap_local(remote_root(store.location), write_index))
+    from .pages import write as write_pages
+
+    with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
+        report.pages = write_pages(store, stages.callback_for(stage))
     report.seconds = time.perf_counter() - started
     report.stages = dict(stages.seconds)
     report.load_average = _load_average()

@@ -499,3 +499,11 @@ def queries_in(directory) -> dict:
     from .footprint import queries_in as read
 
     return read(directory)
+
+
+def page_store(store, edition: str, number: str, use: bool = True):
+    """The store a rule page of (edition, number) reads: the build's page data answers the
+    queries it holds (kb.pages), the store the rest; ``store`` itself when there is none."""
+    from .pages import paged
+
+    return paged(store, edition, number, use)

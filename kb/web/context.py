@@ -11,6 +11,7 @@ they are.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
 from ..rdf.iris import Minter, base_iri
@@ -43,8 +44,7 @@ class WebContext:
     @property
     def root(self) -> str:
         """The path the base IRI has: "/" or "/rulekb/"."""
-        path = urlsplit(self.base).path or "/"
-        return path if path.endswith("/") else path + "/"
+        return _root(self.base)
 
     def iri(self, path: str) -> str:
         """The IRI a request path (relative to the server's root) names."""
@@ -59,4 +59,16 @@ class WebContext:
             return iri_or_path
         else:
             rest = iri_or_path.lstrip("/")
-        return self.root + quote(rest, safe="/?&=.,:;~-_#%+")
+        return self.root + _quoted(rest)
+
+
+@lru_cache(maxsize=65536)
+def _quoted(rest: str) -> str:
+    """A path as a link prints it (a page prints dozens: the same IRIs again and again)."""
+    return quote(rest, safe="/?&=.,:;~-_#%+")
+
+
+@lru_cache(maxsize=64)
+def _root(base: str) -> str:
+    path = urlsplit(base).path or "/"
+    return path if path.endswith("/") else path + "/"

@@ -23,6 +23,7 @@ def environment() -> Environment:
         undefined=StrictUndefined,  # a misspelt variable is an error, not an empty string
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # package data: no stat of every template file on every render
     )
     return env
 

@@ -35,8 +35,10 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
+import pickle
 import queue
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -64,9 +66,12 @@ class Request:
     checked: bool = True  # parse and refuse SERVICE / updates first (False: the server's own text)
     call: tuple | None = None  # (name in CALLS, args): a domain call instead of a query
     timeout: float | None = None  # seconds for this request (default: the pool's)
+    verdict: tuple | None = None  # (kind, has_dataset): the check a worker already made of this very text
 
 
-# The answers a worker sends: ("ok", media_type, body, truncated) or ("error", status, message).
+# The answers a worker sends: ("ok", media_type, body, truncated, verdict) or ("error", status, message);
+# verdict: (kind, has_dataset) of the parsed check of the text (None when it was not checked), which the
+# server keeps per text (kb.web.sparql.Verdicts) so that the same text is parsed once, not per request.
 
 
 class WorkerGone(KBError):
@@ -119,6 +124,39 @@ class _Worker:
 
 
 _WARNED = False
+
+
+class _Frame:
+    """One answer read from a worker's socket as the event loop sees it readable, in the
+    framing of multiprocessing.connection (a 4-byte big-endian length, or -1 and an 8-byte
+    one, then the pickle); the future gets the pickle's bytes, or EOFError / OSError."""
+
+    def __init__(self, fd: int, done):
+        self.fd, self.done, self.buffer, self.need = fd, done, bytearray(), None
+
+    def readable(self) -> None:
+        if self.done.done():
+            return
+        try:
+            chunk = os.read(self.fd, 1 << 20)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            self.done.set_exception(exc)
+            return
+        if not chunk:
+            self.done.set_exception(EOFError("the query worker closed its socket"))
+            return
+        self.buffer += chunk
+        if self.need is None and len(self.buffer) >= 4:
+            size = struct.unpack("!i", self.buffer[:4])[0]
+            if size != -1:
+                self.need = (4, size)
+            elif len(self.buffer) >= 12:
+                self.need = (12, struct.unpack("!Q", self.buffer[4:12])[0])
+        if self.need is not None and len(self.buffer) >= self.need[0] + self.need[1]:
+            start, size = self.need
+            self.done.set_result(bytes(self.buffer[start:start + size]))
 
 
 class QueryPool:
@@ -185,6 +223,53 @@ class QueryPool:
             raise
         self._idle.put(worker)
         return answer
+
+    async def arun(self, request: Request) -> tuple:
+        """:meth:`run` from the event loop: the request is written to an idle worker's socket
+        and the answer read when the loop sees it readable -- no thread hand-off. With no
+        idle worker (or one still starting), it waits for one in a thread, as :meth:`run`.
+        The deadline and the kill are the same; a cancelled request (the client left)
+        replaces the worker, whose socket then holds an answer no one reads."""
+        import asyncio
+
+        self._start()
+        try:
+            worker = self._idle.get_nowait()
+        except queue.Empty:
+            worker = None
+        if worker is not None and not worker.ready:
+            self._idle.put(worker)
+            worker = None
+        if worker is None:
+            import anyio
+
+            return await anyio.to_thread.run_sync(self.run, request)
+        loop = asyncio.get_running_loop()
+        fd = worker.conn.fileno()
+        answer = loop.create_future()
+        frame = _Frame(fd, answer)
+        try:
+            os.set_blocking(fd, True)
+            worker.conn.send(request)  # blocking: a request is small, and the worker is reading
+            loop.add_reader(fd, frame.readable)  # the loop makes the socket non-blocking while it watches
+            payload = await asyncio.wait_for(answer, (request.timeout or self.timeout) + _GRACE)
+        except asyncio.TimeoutError:
+            self._drop(loop, fd, worker)
+            raise TimeoutError from None
+        except (EOFError, OSError) as exc:
+            self._drop(loop, fd, worker)
+            raise WorkerGone(str(exc) or "the query worker died") from None
+        except BaseException:
+            self._drop(loop, fd, worker)  # cancelled mid-exchange: the socket's state is unknown
+            raise
+        loop.remove_reader(fd)
+        os.set_blocking(fd, True)  # as run() (a thread's blocking reads) expects it
+        self._idle.put(worker)
+        return pickle.loads(payload)
+
+    def _drop(self, loop, fd: int, worker: _Worker) -> None:
+        loop.remove_reader(fd)
+        self._replace(worker)
 
     def close(self) -> None:
         """Kill every worker; the next query starts new ones."""
@@ -353,14 +438,19 @@ def _answer(store, request: Request, base_iri: str | None, limits, kb=None) -> t
         text = request.text
         requested = dataset_of({"default-graph-uri": list(request.default_graphs),
                                 "named-graph-uri": list(request.named_graphs)})
-        own = False
+        own, verdict = False, None
         if request.checked:
-            own = check(text).has_dataset
+            if request.verdict is not None:  # this text was checked by a worker before (kb.web.sparql.Verdicts)
+                verdict = tuple(request.verdict)
+            else:
+                found = check(text)
+                verdict = (found.kind, found.has_dataset)
+            own = verdict[1]
             if own and requested:
                 text = strip_dataset(text)
         result = evaluate(store, text, query_dataset(requested, own), base_iri, limits)
         media = choose_media(result.kind, {"format": [request.format]} if request.format else {}, request.accept)
-        return ("ok", media, serialize(result, media), result.truncated)
+        return ("ok", media, serialize(result, media), result.truncated, verdict)
     except RulekbError as exc:
         return ("error", *status_and_message(exc)[:2])
     except Exception as exc:  # noqa: BLE001 - one line to the client, the worker lives on

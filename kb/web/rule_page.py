@@ -4,9 +4,13 @@ rules that translate it, and its history across editions.
 
 Nine small named queries, each anchored on the rule (no scan of the store);
 the history's word diffs are computed here from kb.lineage.history's versions.
+The queries the build's page data holds (kb.pages: the history's wordings, the
+French rules) are read from it when the build wrote it (:data:`USE_PAGE_DATA`).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from ingest import numbers as rule_numbers
 
@@ -19,8 +23,12 @@ from .context import WebContext
 from .html import page
 from .markup import citations_from_rows, diff_segments, link_citations
 
+USE_PAGE_DATA = True  # read what the build's page data holds from it (False: every query; the tests compare)
+
 
 def rule_page(ctx: WebContext, edition: str, number: str):
+    from ..service import page_store
+
     store, mint = ctx.store, ctx.mint
     found = run(store, "rule", edition=edition, number=number)
     if not found:
@@ -33,6 +41,7 @@ def rule_page(ctx: WebContext, edition: str, number: str):
     siblings = [r["sibling_number"] for r in run(store, "rule-siblings", edition=edition, number=number)]
     before, after = _around(siblings, number)
     parent = row.get("parent")
+    paged = page_store(store, edition, number, USE_PAGE_DATA)  # kb.pages, else the store itself
     values = {
         "title": f"{number} — {edition}",
         "edition": edition,
@@ -54,9 +63,9 @@ def rule_page(ctx: WebContext, edition: str, number: str):
         "next": mint.rule(edition, after) if after else None, "next_number": after,
         "children": [{"number": r["child_number"], "iri": mint.rule(edition, r["child_number"])}
                      for r in run(store, "rule-children", edition=edition, number=number)],
-        "translations": _translations(ctx, edition, number, entry["language"]),
+        "translations": _translations(ctx, edition, number, entry["language"], paged),
         "consistency": rule_consistency(store, edition, number),  # the findings citing this rule
-        **history_view(store, edition, number),
+        **history_view(paged, edition, number),
     }
     values.update(_in_time(ctx, entry, values))
     return page(ctx, "rule.html", **values)
@@ -121,16 +130,17 @@ def _references(rows: list[dict]) -> list[dict]:
     return [{"number": n, "iri": seen[n]} for n in sorted(seen, key=rule_numbers.sort_key)]
 
 
-def _translations(ctx: WebContext, edition: str, number: str, language: str) -> list[dict]:
+def _translations(ctx: WebContext, edition: str, number: str, language: str, store=None) -> list[dict]:
     """French beside English: for an English rule, the French rules translating
     any version of it; for a French rule, the English rule it translates."""
+    store = store if store is not None else ctx.store
     if language == "fr":
         return [{"fr_edition": edition, "fr_number": number, "fr_text": None, **row}
-                for row in run(ctx.store, "rule-translation-of", edition=edition, number=number)]
+                for row in run(store, "rule-translation-of", edition=edition, number=number)]
     if language != "en":
         return []
     out = []
-    for row in run(ctx.store, "rule-in-french", edition=edition, number=number):
+    for row in run(store, "rule-in-french", edition=edition, number=number):
         fr, en = _edition_of(ctx, row["fr"]), _edition_of(ctx, row["en"])
         if fr and en:  # (rule-in-french names editions by their rules' IRIs: it is faster so)
             out.append({**row, "fr_edition": fr, "en_edition": en})
@@ -140,6 +150,14 @@ def _translations(ctx: WebContext, edition: str, number: str, language: str) -> 
 def _edition_of(ctx: WebContext, rule_iri: str) -> str | None:
     found = parse(rule_iri[len(ctx.base):]) if rule_iri.startswith(ctx.base) else None
     return found[1].get("edition") if found else None
+
+
+@lru_cache(maxsize=4096)
+def _diff(old: str, new: str) -> tuple:
+    """The words changed from one wording to the next, as segments: the same pair is shown on
+    the page of every version of the lineage after it, so it is computed once per process
+    (a pure function of the two texts; the segments are only read)."""
+    return tuple(diff_segments(history.word_diff(old, new)))
 
 
 def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
@@ -161,7 +179,7 @@ def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
         period["current"] = mark and period["first"] <= edition <= period["last"] and period["number"] == number
         text = period.get("text")
         if previous_text is not None and text is not None and text != previous_text:
-            period["diff"] = diff_segments(history.word_diff(previous_text, text))
+            period["diff"] = _diff(previous_text, text)
         if text is not None:
             previous_text = text
     names: list[dict] = []

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
+from collections import OrderedDict
 from importlib import resources
 from urllib.parse import parse_qs
 
@@ -140,9 +142,43 @@ def run_killable(store, base_iri: str | None, limits: Limits, job: PoolRequest) 
         raise QueryTimeout(limits.timeout) from None
     except query_pool.WorkerGone as exc:
         raise ProtocolError(503, f"the query could not be answered: {exc}") from None
+    return unpack(answer, job)
+
+
+def unpack(answer: tuple, job: PoolRequest):
+    """A worker's answer: the value of a call, or (media type, body, truncated) of a query; ProtocolError."""
     if answer[0] == "error":
         raise ProtocolError(answer[1], answer[2])
     return answer[1] if job.call is not None else (answer[1], answer[2], answer[3])
+
+
+class Verdicts:
+    """The parsed check's verdict (kind, has_dataset) per query text, as a query worker found
+    it (:func:`kb.web.sparql_check.check`: SERVICE and updates refused, so only texts that
+    passed are here), kept in the server: a text asked again is sent with its verdict and
+    the worker does not parse it again. The verdict is a function of the exact text; the
+    refusals are not kept (they are answered again by a worker, without rows)."""
+
+    def __init__(self, entries: int = 4096, longest: int = 16 * 1024):
+        self.entries, self.longest = entries, longest
+        self._kept: OrderedDict[str, tuple] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> tuple | None:
+        with self._lock:
+            found = self._kept.get(text)
+            if found is not None:
+                self._kept.move_to_end(text)
+            return found
+
+    def keep(self, text: str, verdict) -> None:
+        if verdict is None or len(text) > self.longest:
+            return
+        with self._lock:
+            self._kept[text] = tuple(verdict)
+            self._kept.move_to_end(text)
+            while len(self._kept) > self.entries:
+                self._kept.popitem(last=False)
 
 
 def checked(store, base_iri: str | None, limits: Limits, text: str) -> Checked:
@@ -160,6 +196,7 @@ class SparqlEndpoint:
         self.limiter = anyio.CapacityLimiter(limits.workers)
         self.shares = ClientShares(limits.per_client or default_share(limits.workers))
         self.pool = None  # the worker processes, started by the first query (embedded store only)
+        self.verdicts = Verdicts()
         if store.local_root is not None:
             self.pool = query_pool.shared(store.local_root, limits.workers, base_iri, limits.max_rows, limits.timeout)
         else:  # a remote store: we wait for its answers as long as our timeout says
@@ -168,6 +205,19 @@ class SparqlEndpoint:
 
     def in_pool(self, job: PoolRequest) -> tuple[str, bytes, bool]:
         return run_killable(self.store, self.base_iri, self.limits, job)
+
+    async def from_pool(self, job: PoolRequest) -> tuple[str, bytes, bool]:
+        """A query's answer from a worker, talked to from the event loop (QueryPool.arun:
+        no thread hand-off), killed at the deadline as run_killable's; its verdict kept."""
+        try:
+            answer = await self.pool.arun(job)
+        except TimeoutError:
+            raise QueryTimeout(self.limits.timeout) from None
+        except query_pool.WorkerGone as exc:
+            raise ProtocolError(503, f"the query could not be answered: {exc}") from None
+        if answer[0] == "ok" and job.verdict is None and len(answer) > 4:
+            self.verdicts.keep(job.text, answer[4])
+        return unpack(answer, job)
 
     async def handle(self, request: Request) -> Response:
         if request.method == "OPTIONS":
@@ -194,15 +244,18 @@ class SparqlEndpoint:
         named = (params.get("format") or params.get("output") or [None])[0]
         if named and not conneg.known_format(named):
             raise ProtocolError(406, f"unknown format {named!r}")
-        prescan(text)  # nesting and chains past the limits: 400 before any worker
+        verdict = self.verdicts.get(text) if self.store.local_root is not None else None
+        if verdict is None:
+            prescan(text)  # nesting and chains past the limits: 400 before any worker
         dataset_of(params)  # a bad graph IRI: 400 here, before any worker
         accept = request.headers.get("accept")
         client = request.client.host if request.client else None
         if self.store.local_root is not None:
             job = PoolRequest(text, tuple(params.get("default-graph-uri", ())),
-                              tuple(params.get("named-graph-uri", ())), named, accept)
+                              tuple(params.get("named-graph-uri", ())), named, accept, verdict=verdict)
             async with self.shares.slot(client, self.limits.timeout):
-                media, body, truncated = await anyio.to_thread.run_sync(self.in_pool, job, limiter=self.limiter)
+                async with self.limiter:
+                    media, body, truncated = await self.from_pool(job)
             headers = dict(CORS)
             if truncated:
                 headers["X-Rulekb-Truncated"] = "true"

@@ -1,0 +1,143 @@
+"""The build's page data (kb.pages) answers what the rule page's named queries answer:
+the same rows for every key it holds, the same page bytes with and without it, beside
+each build and following a rebuild. No timing here: speed is `rulekb bench serve`'s."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from kb.pages import LINEAGE_QUERIES, companion, for_store, write
+from kb.service import run
+
+from ..helpers import WebServer, http
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+OLD = FIXTURES / "invented-cr-2030-05-05.txt"
+NEW = FIXTURES / "web" / "invented-hostile-2031-01-01.html"
+HTML = {"Accept": "text/html"}
+
+
+def rows_agree(store, keys) -> int:
+    """Asserts the page data's rows == the named queries' for each key; returns how many rows."""
+    data = for_store(store)
+    assert data is not None and data.answers == set(LINEAGE_QUERIES)
+    compared = 0
+    for edition, number in keys:
+        for name in LINEAGE_QUERIES:
+            kept = data.rows(name, edition, number)
+            assert kept is not None, (name, edition, number)
+            assert kept == run(store, name, edition=edition, number=number), (name, edition, number)
+            compared += len(kept)
+    return compared
+
+
+def same_pages(root: str, paths: list[str]) -> None:
+    from kb.web import rule_page
+
+    with_data = [http(root + p, headers=HTML) for p in paths]
+    rule_page.USE_PAGE_DATA = False
+    try:
+        without = [http(root + p, headers=HTML) for p in paths]
+    finally:
+        rule_page.USE_PAGE_DATA = True
+    for path, (a_status, _, a_body), (b_status, _, b_body) in zip(paths, with_data, without):
+        assert a_status == b_status == 200, path
+        assert a_body == b_body, path
+
+
+@pytest.fixture
+def two_editions(tmp_path):
+    from kb.build import build
+    from kb.store.embedded import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path / "store")
+    report = build([str(OLD), str(NEW)], store, reasoner="none")
+    return store, report
+
+
+def test_the_build_writes_page_data_beside_the_store(two_editions):
+    store, report = two_editions
+    path = companion(store.data_dir())
+    assert report.pages["file"] == str(path) and path.is_file() and report.pages["lineages"] > 0
+    keys = [(r["edition"], r["number"]) for r in run(store, "page-lineages")]
+    assert {e for e, _ in keys} == {"en/2030-05-05", "en/2031-01-01"}
+    assert rows_agree(store, keys) > 0  # wordings of every lineage at least
+    data = for_store(store)
+    assert data.rows("lineage-versions", "en/2030-05-05", "999.99z") == []  # no such rule: no rows, as the query
+
+
+def test_page_data_is_not_used_for_a_changed_query(two_editions, monkeypatch):
+    from kb.pages import data as page_data
+    from kb.store import queries
+
+    store, _ = two_editions
+    real = queries.get
+
+    def changed(name):
+        found = real(name)
+        if name == "rule-in-french":
+            from dataclasses import replace
+
+            return replace(found, body=found.body + "\n# changed\n")
+        return found
+
+    monkeypatch.setattr(queries, "get", changed)
+    monkeypatch.setattr(page_data.queries, "get", changed)
+    reopened = page_data.PageData(companion(store.data_dir()))
+    assert reopened.answers == {"lineage-versions"}
+    assert reopened.rows("rule-in-french", "en/2030-05-05", "100.1") is None  # the store is asked
+
+
+def test_pages_are_the_same_with_and_without_page_data_and_follow_a_rebuild(two_editions, tmp_path):
+    from kb.build import build
+    from kb.cli.serve_commands import build_app
+    from kb.store.embedded import EmbeddedStore
+
+    store, _ = two_editions
+    first = companion(store.data_dir())
+    app = build_app(store, None, max_rows=1000, timeout=10, cache=0, query_workers=1)
+    paths = [f"edition/{e}/rule/{n}" for e, n in
+             [("en/2030-05-05", "100.1"), ("en/2031-01-01", "100.1"), ("en/2030-05-05", "100.2")]]
+    with WebServer(app) as root:
+        same_pages(root, paths)
+        build([str(NEW)], EmbeddedStore(store.root), reasoner="none")  # another process's build
+        time.sleep(EmbeddedStore.FOLLOW_EVERY + 0.2)
+        second = companion(store.data_dir())
+        assert second != first and second.is_file() and not first.exists()  # swapped with its build
+        assert http(root + paths[0], headers=HTML)[0] == 404
+        same_pages(root, paths[1:2])
+        assert for_store(store).path == second
+
+
+def test_a_store_without_page_data_asks_the_store(two_editions):
+    store, _ = two_editions
+    path = companion(store.data_dir())
+    path.unlink()
+    from kb.pages import data as page_data
+
+    page_data._OPEN.clear()
+    page_data._LOOKED.clear()
+    assert for_store(store) is None
+    again = write(store)
+    assert Path(again["file"]) == path and for_store(store) is None  # looked a moment ago: not yet
+    page_data._LOOKED.clear()
+    assert for_store(store) is not None
+
+
+def test_corpus_page_data_rows_and_pages(corpus_kb, corpus_web):
+    """On the real corpus: the rows of a sample of rule versions of English and French
+    editions, old and new, and their pages, with and without the page data."""
+    store, report = corpus_kb
+    assert report.pages["keys"] > 100_000
+    from kb.service import editions
+
+    french = [e["edition"] for e in editions(store) if e["language"] == "fr"]  # (all partial: no lineage)
+    keys = []
+    for edition in ["en/2008-02-01", "en/2011-02-04", "en/2026-01-16", french[-1]]:
+        numbers = [r["number"] for r in run(store, "edition-rules", edition=edition)]
+        keys += [(edition, n) for n in numbers[::150]]
+    assert rows_agree(store, keys) > 0
+    same_pages(corpus_web, [f"edition/{e}/rule/{n}" for e, n in keys[::3]])
