@@ -72,6 +72,7 @@ class BuildReport:
     consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
     stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress), in order
+    stage_cpu: dict = field(default_factory=dict)  # each stage's CPU seconds, workers' included
     load_average: list = field(default_factory=list)  # the machine's, at the end: what the seconds were measured under
     store: str = ""
     store_bytes: int = 0
@@ -178,7 +179,7 @@ def build(sources: list[str], store, base: str | None = None,
         with stages.stage("index", total=1):
             report.search.update(swap_local(remote_root(store.location), write_index))
     report.seconds = time.perf_counter() - started
-    report.stages = dict(stages.seconds)
+    report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)
     report.load_average = _load_average()
     report.store_bytes = store.size_bytes()
     return report
