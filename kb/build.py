@@ -74,6 +74,7 @@ class BuildReport:
     consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
     seconds: float = 0.0
     stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress), in order
+    stage_cpu: dict = field(default_factory=dict)  # each stage's CPU seconds, workers' included
     load_average: list = field(default_factory=list)  # the machine's, at the end: what the seconds were measured under
     store: str = ""
     store_bytes: int = 0
@@ -185,7 +186,7 @@ def build(sources: list[str], store, base: str | None = None,
     with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
         report.pages = write_pages(store, stages.callback_for(stage))
     report.seconds = time.perf_counter() - started
-    report.stages = dict(stages.seconds)
+    report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)
     report.load_average = _load_average()
     report.store_bytes = store.size_bytes()
     return report

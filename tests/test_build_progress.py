@@ -52,6 +52,7 @@ def test_the_old_progress_callback_still_hears_every_step(fixtures, tmp_path):
                    progress=messages.append)
     assert any(m.startswith("parse ") for m in messages) and "load en/2030-05-05" in messages
     assert tuple(report.stages) == STAGES and all(s >= 0 for s in report.stages.values())  # the JSON's stage seconds
+    assert tuple(report.stage_cpu) == STAGES and sum(report.stage_cpu.values()) > 0
     assert len(report.load_average) == 3
 
 

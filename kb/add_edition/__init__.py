@@ -64,6 +64,8 @@ class AddReport:
     not_redone: list[str] = field(default_factory=list)
     search: dict = field(default_factory=dict)  # the search index: documents added, versions extended
     stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress)
+    stage_cpu: dict = field(default_factory=dict)  # and CPU seconds
+    cpu_seconds: float = 0.0  # the whole --add's, its JVMs' included
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -186,7 +188,9 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
     from ..build import _inferred, _statements, choose_editions, reason
     from ..progress import Stages
 
-    started = time.perf_counter()
+    from ..progress import cpu_seconds
+
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     stages = Stages(reporter, progress)
     if not store.exists():
         raise BuildError(f"no KB at {store.location} to add to: build it first (rulekb build)")
@@ -296,7 +300,10 @@ def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None
         stage.advance(f"load {new.id}")
     report.quads_added, report.quads_removed = len(added), len(removed)
     report.seconds = round(time.perf_counter() - started, 2)
-    report.stages = dict(stages.seconds)
+    report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)
+    from ..progress import cpu_seconds
+
+    report.cpu_seconds = round(cpu_seconds() - cpu_started, 2)
     report.store_bytes = store.size_bytes()
     return report
 

@@ -46,6 +46,7 @@ class Stage:
     def __init__(self, stages: "Stages", name: str, total: int | None):
         self.stages, self.name, self.total, self.done = stages, name, total, 0
         self.started = time.perf_counter()
+        self.cpu_started = cpu_seconds()
 
     def advance(self, note: str = "", step: int = 1) -> None:
         self.done += step
@@ -66,6 +67,8 @@ class Stage:
                 self.done = max(self.done, self.total)
             seconds = time.perf_counter() - self.started
             self.stages.seconds[self.name] = round(self.stages.seconds.get(self.name, 0.0) + seconds, 2)
+            cpu = cpu_seconds() - self.cpu_started
+            self.stages.cpu[self.name] = round(self.stages.cpu.get(self.name, 0.0) + cpu, 2)
             self.stages.reporter.finish(self.name, self.done, self.total, seconds)
 
 
@@ -76,6 +79,7 @@ class Stages:
         self.reporter = reporter or Reporter()
         self.callback = callback
         self.seconds: dict[str, float] = {}  # each finished stage's wall-clock seconds, in order
+        self.cpu: dict[str, float] = {}  # and its CPU seconds (this process's and its finished workers')
 
     def stage(self, name: str, total: int | None = None) -> Stage:
         self.reporter.start(name, total)
@@ -84,6 +88,15 @@ class Stages:
     def callback_for(self, stage: Stage) -> Callable[[str], None]:
         """An old-style ``progress(message)`` for code below: each message is a step."""
         return lambda message: stage.advance(str(message))
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of the child processes it has waited for (a stage's
+    workers, once its pool is shut down): what a loaded machine does not inflate."""
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def line(name: str, done: int, total: int | None, note: str, seconds: float, finished: bool = False) -> str:
