@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 
 import feedparser
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kb import service
 
@@ -195,3 +197,17 @@ def test_the_json_routes_over_time(timeline_web):
         got, _, answer = fetch(timeline_web + path)
         error = json.loads(answer)["error"]
         assert (got, error["status"]) == (code, code) and words in error["message"], (path, error)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(max_size=14), st.dates().map(str),
+                 st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")))
+def test_any_date_string_gets_an_answer_or_a_json_4xx(timeline_web, date):
+    from urllib.parse import quote
+
+    for path in (f"api/as-of/100.2?date={quote(date)}", f"api/changes?from=2009-01-01&to={quote(date)}"):
+        got, _, body = fetch(timeline_web + path)
+        assert got in (200, 400, 404), (path, got)
+        if got != 200:
+            error = json.loads(body)["error"]
+            assert error["status"] == got and "\n" not in error["message"] and "Traceback" not in error["message"]
