@@ -194,7 +194,7 @@ def build(sources: list[str], store, base: str | None = None,
             report.quads = store.replace(quads(stage))
             report.search.update(swap_local(remote_root(store.location), write_index))
     with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
-        report.pages = write_pages(store, stages.callback_for(stage))
+        report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total)
     report.seconds = time.perf_counter() - started
     report.store_bytes = store.size_bytes()
     return report
