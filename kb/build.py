@@ -184,7 +184,7 @@ def build(sources: list[str], store, base: str | None = None,
     from .pages import write as write_pages
 
     with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
-        report.pages = write_pages(store, stages.callback_for(stage))
+        report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total)
     report.seconds = time.perf_counter() - started
     report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)
     report.load_average = _load_average()

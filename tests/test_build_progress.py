@@ -16,7 +16,7 @@ from kb.store.embedded import EmbeddedStore
 from .helpers import run_cli
 
 STAGES = ("parse", "definitions", "reason", "align", "meanings", "translations", "consistency", "load", "store",
-          "index")
+          "index", "pages")
 
 
 def test_a_build_whose_stderr_is_not_a_terminal_prints_a_line_per_stage(fixtures, tmp_path):

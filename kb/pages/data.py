@@ -38,17 +38,23 @@ def _digest(text: str) -> str:
 # -- writing (the build) ---------------------------------------------------------------
 
 
-def write(store, progress: Callable[[str], None] | None = None, target: Path | None = None) -> dict:
+def write(store, progress: Callable[[str], None] | None = None, target: Path | None = None,
+          total: Callable[[int], None] | None = None) -> dict:
     """Write the page data of ``store``'s current build (an embedded store) beside it (or
     into ``target``); returns {"file", "bytes", "keys", "lineages", "seconds"} ({} for a
-    remote store)."""
+    remote store). ``progress(message)`` hears each step: the anchor query, then each batch
+    of lineages of each query; ``total(steps)`` is told how many there are once it is known."""
     if store.local_root is None:
+        if total is not None:
+            total(0)  # nothing to write: a remote store's pages ask it
         return {}
     started = time.perf_counter()
     data_dir = store.data_dir()
     beside = target is None
     target = companion(data_dir) if beside else Path(target)
     anchors = queries.run(store, "page-lineages")
+    if progress is not None:
+        progress(f"pages anchors {len(anchors)} rule versions")
     by_key: dict[tuple[str, str], set[str]] = {}
     for row in anchors:
         by_key.setdefault((row["edition"], row["number"]), set()).add(row["lineage"])
@@ -56,6 +62,8 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     representative: dict[str, tuple[str, str]] = {}
     for key, lineage in sorted(single.items()):
         representative.setdefault(lineage, key)
+    if total is not None:
+        total(1 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.unlink(missing_ok=True)
     db = sqlite3.connect(partial)
