@@ -85,3 +85,14 @@ def test_checks_flag_what_they_say_and_nothing_else():
     assert [r["rule"] for r in found["rule-without-text-violation"]] == [f"{a}/rule/100.1"]
     assert found["rule-outside-edition-violation"] == []
     assert found["dangling-reference-violation"] == []
+
+
+def test_graph_sizes_counts_every_graph_but_the_manifest():
+    store = _dataset(
+        "<http://x/a> <http://x/p> <http://x/b> <http://x/edition/en/2030-01-01> .\n"
+        "<http://x/a> <http://x/q> \"1\" <http://x/edition/en/2030-01-01> .\n"
+        "<http://x/c> <http://x/p> <http://x/d> <http://x/graph/concepts> .\n"
+        "<http://x/m> <http://x/p> \"kept\" <urn:rulekb:manifest:build> .\n")
+    rows = store.select(queries.get("graph-sizes").text)
+    assert rows == [{"graph": "http://x/edition/en/2030-01-01", "triples": "2"},
+                    {"graph": "http://x/graph/concepts", "triples": "1"}]
