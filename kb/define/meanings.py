@@ -85,8 +85,13 @@ _ZONES = [
 _MAY = re.compile(r"\bmay\b|\bunless (?:you|that player|its controller|he or she|they) \w+")
 
 
+# the words between a keyword and its parameter: "Champion an [object]", "Affinity for [text]",
+# "Splice onto [subtype]", "Clash with an opponent" are champion, affinity, splice, clash
+_LINK_TAIL = re.compile(r"\s+(?:an?|for|onto|from|with(?: an?)?(?: opponent)?)$", re.IGNORECASE)
+
+
 def _concept(name: str) -> str:
-    base = _NAME_TAIL.sub(" ", name).strip(" —-")
+    base = _LINK_TAIL.sub("", _NAME_TAIL.sub(" ", name).strip(" —-")).strip()
     return concept_key(base) if base else ""
 
 
