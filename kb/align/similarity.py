@@ -15,6 +15,7 @@ pairs; results are memoised per pair.
 
 from __future__ import annotations
 
+import math
 from difflib import SequenceMatcher
 from typing import Hashable, Protocol
 
@@ -41,7 +42,8 @@ class Scorer:
 
     def weight(self, tokens) -> float:
         idf, unseen = self.idf, self.unseen
-        return sum(idf.get(t, unseen) for t in tokens)
+        # fsum: exactly rounded whatever the set's order, so Python's hash seed cannot tip a tie
+        return math.fsum(idf.get(t, unseen) for t in tokens)
 
     def _w(self, side: str, i: int) -> float:
         cache = self._weight_old if side == "old" else self._weight_new
