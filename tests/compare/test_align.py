@@ -282,14 +282,7 @@ def english(corpus):
 
 @pytest.fixture(scope="module")
 def chained(english):
-    """The lineages of every English edition, through the content-keyed cache the build
-    uses (the corpus build of the run, or an earlier one, has usually computed them; a
-    change to kb.align or to a text recomputes): `test_bench_align_prints_figures` chains
-    all 127 pairs afresh with `kb.align.lineages` anyway."""
-    from kb.lineage.cache import cached_lineages
-
-    found, _ = cached_lineages(english)
-    return found
+    return lineages(english)
 
 
 @pytest.mark.corpus
