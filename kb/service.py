@@ -22,10 +22,7 @@ Building ......... build, export, validate, corpus_dir
 
 from __future__ import annotations
 
-from ingest import numbers
-
 from .store import queries
-from .errors import NotFound
 from .store.kind import Store  # noqa: F401  (the interface front-ends type against)
 
 
@@ -77,50 +74,10 @@ def editions(store) -> list[dict]:
 
 
 def rule(store, edition: str, number: str) -> dict:
-    """``rulekb rule EDITION NUMBER`` (DESIGN.md): the rule, its links and concepts."""
-    from .lineage.history import lineage
+    """``rulekb rule EDITION NUMBER`` (DESIGN.md): the rule, its links and concepts (kb.rules)."""
+    from .rules import rule as answer
 
-    found = run(store, "rule", edition=edition, number=number)
-    if not found:
-        known = run(store, "edition-exists", edition=edition)
-        if not known:
-            raise NotFound(f"no edition {edition!r} in the knowledge base (rulekb editions lists them)")
-        from .sections import heading
-
-        section = heading(store, edition, number)  # "601": the section, not a missing rule
-        if section is not None:
-            return section
-        raise NotFound(f"edition {edition} has no rule {number}")
-    row = found[0]
-    references, dangling = [], []
-    for ref in run(store, "rule-references", edition=edition, number=number):
-        target = ref["cited_number"]
-        bucket = references if "target" in ref else dangling
-        if target not in bucket:
-            bucket.append(target)
-    references.sort(key=numbers.sort_key)
-    dangling.sort(key=numbers.sort_key)
-    return {
-        "iri": row["rule"],
-        "edition": edition,
-        "number": number,
-        "text": row.get("text", ""),
-        "parent": row.get("parent"),
-        "printed_number": row.get("printed"),
-        "examples": [r["text"] for r in run(store, "rule-examples", edition=edition, number=number)],
-        "references": references,
-        "dangling": dangling,
-        "referenced_by": [
-            r.get("source_number") or f"glossary: {r['term']}"
-            for r in run(store, "rule-referenced-by", edition=edition, number=number)
-        ],
-        "concepts": [
-            {"iri": r["concept"], "label": r.get("label")}
-            for r in run(store, "rule-concepts", edition=edition, number=number)
-        ],
-        "same_number_in": [r["edition"] for r in run(store, "rule-across-editions", number=number)],
-        "lineage": lineage(store, edition, number),  # the same rule across editions, even renumbered
-    }
+    return answer(store, edition, number)
 
 
 def built_base(store) -> str | None:
