@@ -59,7 +59,10 @@ def describe(store, iri: str, kind: str | None = None, base: str | None = None) 
     name = "describe-edition" if kind == "edition" else "describe"
     query = queries.get(name)
     answer = store.query(query.text, query.bindings({"resource": iri}), rdf_format="nt")
-    return list(dict.fromkeys(ox.parse(answer.data, format=ox.RdfFormat.N_TRIPLES)))  # once each
+    found = dict.fromkeys(ox.parse(answer.data, format=ox.RdfFormat.N_TRIPLES))  # once each
+    # in a fixed order (the resource's own first), whatever order the store answered in: two
+    # replicas over one remote store, or a UNION's branches, serve the same bytes
+    return sorted(found, key=lambda t: (t.subject.value != iri, str(t.subject), str(t.predicate), str(t.object)))
 
 
 def _graph(store, iri: str, base: str) -> list[ox.Triple]:

@@ -58,9 +58,7 @@ def validate(store, editions: list[str] | None = None, all_graphs: bool = False,
 def _on_disk(store) -> str | None:
     """The directory of an embedded store that other processes can open; None otherwise
     (a remote endpoint, a store in memory)."""
-    from .embedded import EmbeddedStore
-
-    if isinstance(store, EmbeddedStore) and store.data_dir() is not None:
+    if store.local_root is not None and store.data_dir() is not None:
         return store.location
     return None
 

@@ -101,7 +101,7 @@ def test_the_build_writes_the_index_beside_the_store_and_reports_it(kb):
     assert (partner / "meta.json").is_file()
     assert report.search["documents"] >= 20 and report.search["bytes"] > 0
     assert sorted(p.name.split("-")[0] for p in store.root.iterdir() if not p.name.startswith(".")) == [
-        "current", "data", "search"]
+        "current", "data", "pages", "search"]
 
 
 def test_a_rebuild_swaps_the_pair_and_a_reader_follows(tmp_path):
