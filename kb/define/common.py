@@ -36,6 +36,12 @@ def _drop_parentheses(s: str) -> str:
     return s.strip()
 
 
+# A list of kinds that the words after it narrow ("A cost is an action or payment necessary to
+# ..."): the subject is one of the kinds, not their union (kb.reason.axioms: a subclass, not an
+# equivalence, so an action is not thereby a cost).
+NARROWED = "narrowed"
+
+
 def _join(*qualifiers: str) -> str:
     parts: list[str] = []
     for q in qualifiers:

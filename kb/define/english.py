@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..rdf.concepts import concept_key
-from .common import Reader, _article, _join, _location_key, _ontology_keys, _singular_en, _subject_key
+from .common import NARROWED, Reader, _article, _join, _location_key, _ontology_keys, _singular_en, _subject_key
 
 # --------------------------------------------------------------------------
 # English
@@ -304,7 +304,10 @@ _EN_PARTICIPLES = {"found", "seen", "written", "known", "given", "shown", "made"
 def _en_predicate(text: str, plural: bool, negated: bool) -> tuple[list[tuple[list[str], str]], str, bool]:
     """The noun phrases a predicate lists, with their locations, and a trailing
     qualifier: ("a card, or copy of a spell or card, that's on the stack")
-    -> [card, copy of a spell, copy of a card], "on-the-stack"."""
+    -> [card, copy of a spell, copy of a card], "on-the-stack". A list that words
+    after it narrow ("an action or payment necessary to ...", "an activated or
+    triggered ability, written ...") trails ``NARROWED``: the subject is one of the
+    kinds, but not every one of them is the subject."""
     tokens = _en_words(text)
     i = 0
     while i < len(tokens) and tokens[i] in ("also", "still", "not", "considered", "neither", "both"):
@@ -416,6 +419,8 @@ def _en_predicate(text: str, plural: bool, negated: bool) -> tuple[list[tuple[li
     if len(items) > 1 and locations[-1] and not any(locations[:-1]):
         trailing = locations[-1]
         items[-1] = (items[-1][0], "")
+    if modified and len(items) > 1 and not negated:
+        trailing = _join(trailing, NARROWED)
     return items, trailing, True
 
 

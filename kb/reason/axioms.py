@@ -48,6 +48,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import DCTERMS, OWL, RDF, RDFS, SKOS
 
+from ..define.common import NARROWED
 from ..rdf.concepts import concept_key
 
 from .forms import (
@@ -220,6 +221,8 @@ def _statement_axioms(s, naming: Naming, result: AxiomSet, source: Source) -> li
         cover = union(kinds)
         if (zone := _zone(s, naming)[0]) is not None:
             cover = intersection((cover, ("value", str(RK.inZone), zone)))
+        if NARROWED in s.qualifier.split("+"):  # "an action or payment necessary to ...": one of them
+            return [sub(_witnessed(subject_iri, s, result), cover)]
         return [eq(_witnessed(subject_iri, s, result), cover)]
     if aspect == MEMBERS:
         if s.negated or not s.members:

@@ -84,6 +84,21 @@ def test_yes_no_answers_cite_what_supports_them(asker, question, expected):
     assert answer["because"]
 
 
+@pytest.mark.parametrize(
+    "question,edition",
+    [
+        # 502.34a (2003-2008): "Imprint is an activated or triggered ability, written ..."
+        ("Is a triggered ability an imprint?", "en/2007-02-01"),
+        ("Is an activated ability an imprint?", "en/2007-02-01"),
+        # 118.1: "A cost is an action or payment necessary to take another action ..."
+        ("Is an action a cost?", "en/2026-01-16"),
+    ],
+)
+def test_a_narrowed_list_does_not_make_every_kind_the_subject(asker, question, edition):
+    assert asker.ask(question, edition=edition)["answer"] != "yes"
+    assert asker.ask("Is an imprint an ability?", edition="en/2007-02-01")["answer"] == "yes"
+
+
 def test_an_inferred_answer_names_the_reasoner_and_the_axioms(asker):
     # No rule says it: 112.1a makes a copy of a spell a spell, 109.1 lists spells among objects.
     answer = asker.ask("Is a copy of a spell an object?", edition="en/2026-01-16")

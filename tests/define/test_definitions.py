@@ -134,6 +134,11 @@ def test_rewordings_give_the_same_statement():
         ("There are three kinds of baubles: shiny baubles, dull baubles, and odd baubles.",
          ["bauble|kinds|||shiny-bauble,dull-bauble,odd-bauble"]),
         ("The relic types are Amulet (see rule 999.1), Charm, and Idol.", ["relic-type|members|||amulet,charm,idol"]),
+        # words after the list narrow it: a toll is one of them, not every action is a toll
+        ("A toll is an action or payment needed before a relic leaves.", ["toll|kinds||narrowed|action,payment"]),
+        ("Glint is an activated or triggered ability, written \"Glint - [text].\"",
+         ["glint|kinds||narrowed|activated-ability,triggered-ability"]),
+        ("A bauble is a card or token on the battlefield.", ["bauble|kinds||on-the-battlefield|card,token"]),
     ],
 )
 def test_lists(sentence, expected):

@@ -73,6 +73,17 @@ def test_kinds_with_a_zone_are_the_kinds_in_that_zone(terms):
     assert forms(result) == {ax.eq(c("Permanent"), cover).form}
 
 
+def test_kinds_narrowed_by_the_words_after_them_give_a_subclass_not_a_covering(terms):
+    # "A cost is an action or payment necessary to ...": a cost is one of them, but an action is
+    # not thereby a cost (as an equivalence it was: HermiT then put every action under cost)
+    cost = ("118.1", S("cost", "kinds", members=("action", "payment"), qualifier="narrowed"))
+    result = ax.axiom_set([cost], terms, background=False)
+    (form,) = forms(result)
+    assert form[0] == "sub" and form[2] == ax.union((ax.named(CONCEPT + "action"), ax.named(CONCEPT + "payment")))
+    plain = ax.axiom_set([("118.1", S("cost", "kinds", members=("action", "payment")))], terms, background=False)
+    assert {f[0] for f in forms(plain)} == {"eq"}
+
+
 def test_members_of_an_ontology_class_are_a_closed_enumeration_of_its_individuals(terms):
     # "card type" and "ability" are characteristics here, not the classes CardType and Ability
     characteristics = ("109.3", S("characteristic", "members", members=("name", "card-type", "ability", "power")))
