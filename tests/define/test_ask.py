@@ -99,6 +99,21 @@ def test_a_narrowed_list_does_not_make_every_kind_the_subject(asker, question, e
     assert asker.ask("Is an imprint an ability?", edition="en/2007-02-01")["answer"] == "yes"
 
 
+def test_a_kind_listed_in_a_zone_is_the_concept_only_there(asker):
+    # 110.1 "A permanent is a card or token on the battlefield": a card is not always a permanent
+    assert asker.ask("Is a card a permanent?", edition="en/2026-01-16")["answer"] == "only on the battlefield"
+    assert asker.ask("Is a token a permanent?", edition="en/2008-10-01")["answer"] == "only in play"
+    assert asker.ask("Is a token an object?", edition="en/2026-01-16")["answer"] == "yes"
+
+
+def test_the_ontology_fallback_asks_the_ontology_graph_alone(asker):
+    # no rule says whether a card is a spell: the ontology is asked, over its own graph only
+    answer = asker.ask("Is a card a spell?", edition="en/2026-01-16")
+    assert answer["answer"] is None
+    assert 500 < len(asker.ontology.select("SELECT * WHERE { ?s ?p ?o }")) < 20_000
+    assert asker.ask("Is the controller a characteristic?")["source"] == "ontology"
+
+
 def test_an_inferred_answer_names_the_reasoner_and_the_axioms(asker):
     # No rule says it: 112.1a makes a copy of a spell a spell, 109.1 lists spells among objects.
     answer = asker.ask("Is a copy of a spell an object?", edition="en/2026-01-16")
