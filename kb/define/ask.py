@@ -87,6 +87,7 @@ class Asker:
         self.store = store
         self._labels: Labels | None = None
         self._ontology = None
+        self._chosen: str | None = None  # the edition the last is-a question was answered from
 
     @property
     def labels(self) -> Labels:
@@ -177,8 +178,22 @@ class Asker:
         other = self.labels.resolve(question.other)
         if other is None:
             return self._unknown(question, f"no concept called {question.other!r} in the knowledge base")
+        found = self._is_a_between(question, concept, other, edition, seen={concept})
+        if found is None:
+            return self._unknown(question, f"no rule of {edition or self._chosen or 'any edition'} says whether "
+                                 f"{question.subject!r} is {question.other!r}")
+        return found
+
+    def _is_a_between(self, question: Question, concept: str, other: str, edition: str | None,
+                      seen: set[str]) -> dict | None:
+        """Is ``concept`` an ``other``: the edition's statements about it, the kinds ``other`` lists,
+        the ontology, and then the same through what the edition says ``concept`` is ("Trample is a
+        static ability", and static and triggered abilities are disjoint: trample is not a triggered
+        ability), two steps at most. None when nothing settles it."""
         other_key = other.rstrip("/").rsplit("/", 1)[-1]
         rows, chosen, sparql = self._statements(concept, edition, question.language, {"is-a", "not-a"})
+        if len(seen) == 1:
+            self._chosen = chosen
         relevant = [r for r in rows if r.get("value") == other_key]
         if not relevant:  # "is a token an object?": the kinds of the other concept
             kinds, kchosen, ksparql = self._statements(other, edition or chosen, question.language, {"kinds"})
@@ -196,8 +211,7 @@ class Asker:
             from_ontology = self._ontology_is_a(question, concept, other)
             if from_ontology:
                 return from_ontology
-            return self._unknown(question, f"no rule of {edition or chosen or 'any edition'} says whether "
-                                 f"{question.subject!r} is {question.other!r}")
+            return self._through_what_it_is(question, rows, concept, other, edition or chosen, seen, sparql)
         yes = any(r["aspect"] == "is-a" and r["negated"] != "true" for r in relevant)
         no = any(r["aspect"] == "not-a" or r["negated"] == "true" for r in relevant)
         answer = {
@@ -211,6 +225,25 @@ class Asker:
         if inferred:
             answer["explanation"] = self._explain(inferred)
         return answer
+
+    def _through_what_it_is(self, question: Question, rows: list[dict], concept: str, other: str,
+                            edition: str | None, seen: set[str], sparql: str) -> dict | None:
+        if len(seen) > 2:
+            return None
+        prefix = concept.rstrip("/").rsplit("/", 1)[0] + "/"
+        for row in rows:
+            if row["aspect"] != "is-a" or row["negated"] == "true" or not row.get("value"):
+                continue
+            broader = prefix + row["value"]
+            if broader in seen or broader == other:
+                continue
+            found = self._is_a_between(question, broader, other, edition, seen | {broader})
+            if found and found["answer"] in ("yes", "no"):
+                return {**found, "edition": found.get("edition") or row["edition"],
+                        "because": [self._sentence(row)] + found["because"],
+                        "rules": self._cited([row]) + [r for r in found["rules"] if r not in self._cited([row])],
+                        "sparql": sparql if found.get("source") == "ontology" else found["sparql"]}
+        return None
 
     def _english_labels(self, concept: str) -> list[str]:
         kinds = self.labels.by_concept.get(concept, {})

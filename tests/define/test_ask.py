@@ -106,6 +106,21 @@ def test_a_kind_listed_in_a_zone_is_the_concept_only_there(asker):
     assert asker.ask("Is a token an object?", edition="en/2026-01-16")["answer"] == "yes"
 
 
+@pytest.mark.parametrize(
+    "question,expected,rule",
+    [
+        # 702.19a "Trample is a static ability ...": static and triggered abilities are disjoint
+        ("Is trample a triggered ability?", "no", "702.19a"),
+        ("Is deathtouch an activated ability?", "no", "702.2a"),
+    ],
+)
+def test_is_a_follows_what_the_rules_say_the_concept_is(asker, question, expected, rule):
+    answer = asker.ask(question, edition="en/2026-01-16")
+    assert answer["answer"] == expected
+    assert {"edition": "en/2026-01-16", "rule": rule} in answer["rules"]
+    assert len(answer["because"]) >= 2  # the rule, then why its class is (not) the other
+
+
 def test_the_ontology_fallback_asks_the_ontology_graph_alone(asker):
     # no rule says whether a card is a spell: the ontology is asked, over its own graph only
     answer = asker.ask("Is a card a spell?", edition="en/2026-01-16")
