@@ -22,13 +22,16 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from ingest import numbers as rule_numbers
+
 from ..rdf.concept_keys import MIN_LABEL, _WORD as _LABEL_WORD, _norm as _singular  # the concept matcher's words (a leaf: no rdflib)
 from . import analysis
 
 MAX_CHARS = 1000  # a question, not a document
 
 _NUMBER = re.compile(
-    r"(?<![\w.])(?:(?:rules?|r[èe]gles?|cr|section|§)\s*)?(?P<section>[1-9]\d{2})(?:\.(?P<rule>\d{1,3})(?P<letter>[a-z])?)?(?![\w])",
+    rf"(?<![\w.])(?:(?:rules?|r[èe]gles?|cr|section|§)\s*)?(?P<section>{rule_numbers.SECTION_IN_TEXT})"
+    rf"(?:\.(?P<rule>{rule_numbers.DIGITS})(?P<letter>{rule_numbers.LETTER})?)?(?![\w])",
     re.IGNORECASE)
 _PREFIXED = re.compile(r"^(?:rules?|r[èe]gles?|cr|section|§)", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
