@@ -101,6 +101,12 @@ def format(parts: Parts) -> str:
     return f"{head}.{rule}{letter}"
 
 
+def is_subrule(number: str) -> bool:
+    """A subrule (``111.2a``): a rule number with a letter."""
+    parts = parse(number)
+    return bool(parts and parts.letter)
+
+
 def is_heading(number: str) -> bool:
     """A section (``601``) or a part (``6``) number."""
     return bool(_HEADING.fullmatch(number))

@@ -69,6 +69,7 @@ def test_format_then_parse_is_the_identity(parts):
     assert numbers.is_heading(number) == (not parts.rule)
     assert numbers.is_section(number) == (not parts.rule and len(parts.head) == 3)
     assert numbers.is_part(number) == (len(parts.head) == 1)
+    assert numbers.is_subrule(number) == bool(parts.letter)
 
 
 @given(st.text(alphabet="0123456789.abclo ", max_size=12))
