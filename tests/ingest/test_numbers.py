@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -122,3 +123,19 @@ def test_citation_ranges_expand_through_the_grammar(section, rule, letters):
     expected = [f"{section}.{rule}{x}" for x in numbers.letter_range(first, last)]
     assert refs.cited_numbers(f"See rules {section}.{rule}{first}-{last}.") == expected
     assert refs.cited_numbers(f"See rules {section}.{rule}{first}-{section}.{rule}{last}.") == expected
+
+
+@pytest.mark.parametrize("text,expected", [  # each shape refs expands through the grammar (as before it did)
+    ("rules 510.1c-d", ["510.1c", "510.1d"]),
+    ("règles 510.1 c-d", ["510.1c", "510.1d"]),
+    ("rules 702.19b-702.19d", ["702.19b", "702.19c", "702.19d"]),
+    ("rules 212-215", ["212", "213", "214", "215"]),
+    ("rules 100.1-100.5", ["100.1", "100.2", "100.3", "100.4", "100.5"]),
+    ("rules 100.1a-100.2c", ["100.1a", "100.2c"]),  # two rules: their ends only
+    ("rules 100.5-100.1", ["100.5", "100.1"]),  # backwards: the two numbers
+    ("sections 1-3", ["1", "3"]),  # parts are not expanded
+    ("rule 601-a", ["601"]),  # not a letter range
+    ("rules 60.1a-b", []),  # no such number
+])
+def test_citation_ranges_of_every_shape(text, expected):
+    assert refs.cited_numbers(text) == expected
