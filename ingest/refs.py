@@ -17,9 +17,10 @@ _TRIGGER = re.compile(
     r"\b(rules?|subrules?|sections?|règles?|sous-règles?)\s+(?=\d)", re.IGNORECASE
 )
 # One cited number: 6 | 601 | 601.2 | 601.2b | "510.1 c" (French spacing)
-_NUM = r"\d{1,3}(?:\.\d{1,3}(?:[a-z](?![a-zA-Z])|\s[a-z](?=[-–—,.;)]))?)?"
+_NUM = (rf"{numbers.LEADING}(?:\.{numbers.DIGITS}"
+        rf"(?:{numbers.LETTER}(?![a-zA-Z])|\s{numbers.LETTER}(?=[-–—,.;)]))?)?")
 _ITEM = re.compile(
-    rf"({_NUM})(?:\s*[-–—]\s*({_NUM}|[a-z](?![a-zA-Z])))?"
+    rf"({_NUM})(?:\s*[-–—]\s*({_NUM}|{numbers.LETTER}(?![a-zA-Z])))?"
 )
 _SEP = re.compile(
     r"(?:\s*,\s*(?:and\s+|or\s+|et\s+|ou\s+)?|\s+(?:and|or|et|ou)\s+)"
@@ -46,22 +47,19 @@ def _expand(first: str, last: str | None) -> list[str]:
     if not last:
         return [first]
     last = _clean(last)
-    m = re.fullmatch(r"(\d{3}\.\d+)([a-z])", first)
-    if m and re.fullmatch(r"[a-z]", last):  # 510.1c-d
-        return [m.group(1) + x for x in numbers.letter_range(m.group(2), last)]
-    m2 = re.fullmatch(r"(\d{3}\.\d+)([a-z])", last)
-    if m and m2 and m.group(1) == m2.group(1):  # 702.19b-702.19d
-        return [m.group(1) + x for x in numbers.letter_range(m.group(2), m2.group(2))]
-    if re.fullmatch(r"\d{3}", first) and re.fullmatch(r"\d{3}", last):  # 212-215
-        a, b = int(first), int(last)
-        if 0 <= b - a <= _MAX_EXPANSION:
-            return [str(n) for n in range(a, b + 1)]
-    m = re.fullmatch(r"(\d{3})\.(\d+)", first)
-    m2 = re.fullmatch(r"(\d{3})\.(\d+)", last)
-    if m and m2 and m.group(1) == m2.group(1):  # 100.1-100.5
-        a, b = int(m.group(2)), int(m2.group(2))
-        if 0 <= b - a <= _MAX_EXPANSION:
-            return [f"{m.group(1)}.{n}" for n in range(a, b + 1)]
+    a, b = numbers.parse(first), numbers.parse(last)
+    if a and a.letter and re.fullmatch(numbers.LETTER, last):  # 510.1c-d
+        return [numbers.format(a._replace(letter=x)) for x in numbers.letter_range(a.letter, last)]
+    if a and b and a.letter and b.letter and a[:2] == b[:2]:  # 702.19b-702.19d
+        return [numbers.format(a._replace(letter=x)) for x in numbers.letter_range(a.letter, b.letter)]
+    if a and b and numbers.is_section(first) and numbers.is_section(last):  # 212-215
+        lo, hi = int(first), int(last)
+        if 0 <= hi - lo <= _MAX_EXPANSION:
+            return [str(n) for n in range(lo, hi + 1)]
+    if a and b and a.rule and b.rule and not a.letter and not b.letter and a.head == b.head:  # 100.1-100.5
+        lo, hi = int(a.rule), int(b.rule)
+        if 0 <= hi - lo <= _MAX_EXPANSION:
+            return [numbers.format(a._replace(rule=str(n))) for n in range(lo, hi + 1)]
     return [first, last]
 
 

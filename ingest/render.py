@@ -20,6 +20,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from . import numbers
 from .model import Edition
 from .textdoc import EXAMPLE_WORD, SEPARATOR
 
@@ -29,7 +30,7 @@ EXAMPLE_LABEL = {"en": "Example:", "fr": "Exemple :"}
 # ("901.4.All", 2022-2025) are normalised word by word.
 _LABEL = re.compile(rf"^{EXAMPLE_WORD}:(.*)$")
 _LABEL_WORD = re.compile(rf"^{EXAMPLE_WORD}$")
-_GLUED_NUMBER = re.compile(r"^(\d{3}\.\d{1,3}[a-z]?\.?)([A-Z“\"(].*)$")
+_GLUED_NUMBER = re.compile(rf"^({numbers.RULE_OR_SUBRULE}\.?)([A-Z“\"(].*)$")
 
 
 def rule_label(number: str, printed: str | None = None) -> str:

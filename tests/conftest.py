@@ -78,63 +78,55 @@ def corpus_kb(corpus, tmp_path_factory):
     return corpus_build.wait(corpus, _shared_tmp(tmp_path_factory))
 
 
-@pytest.fixture(scope="session")
-def fixture_kb(tmp_path_factory):
-    """A small store built from the invented edition in tests/fixtures."""
+def _built(tmp_path_factory, name: str, source: Path, **options):
+    """(store, build report) of ``source`` built into a fresh temporary store."""
     from kb.build import build
     from kb.store.embedded import EmbeddedStore
 
-    store = EmbeddedStore(tmp_path_factory.mktemp("fixture-kb") / "store")
-    report = build([str(FIXTURES / "invented-cr-2030-05-05.txt")], store)
-    return store, report
+    store = EmbeddedStore(tmp_path_factory.mktemp(name) / "store")
+    return store, build([str(source)], store, **options)
 
 
-@pytest.fixture(scope="session")
-def corpus_web(corpus_kb):
-    """``rulekb serve``'s app over the whole corpus KB on a loopback port: its root URL."""
+def _served(kb):
+    """``rulekb serve``'s app over ``kb``'s store on a loopback port: yields its root URL."""
     from kb.web.app import create_app
 
     from .helpers import WebServer
 
-    store, _ = corpus_kb
+    store, _ = kb
     with WebServer(create_app(store)) as root:
         yield root
+
+
+@pytest.fixture(scope="session")
+def fixture_kb(tmp_path_factory):
+    """A small store built from the invented edition in tests/fixtures."""
+    return _built(tmp_path_factory, "fixture-kb", FIXTURES / "invented-cr-2030-05-05.txt")
+
+
+@pytest.fixture(scope="session")
+def corpus_web(corpus_kb):
+    """The app over the whole corpus KB: its root URL."""
+    yield from _served(corpus_kb)
 
 
 @pytest.fixture(scope="session")
 def fixture_web(fixture_kb):
     """The app over the invented fixture edition (markup in its rule text): its root URL."""
-    from kb.web.app import create_app
-
-    from .helpers import WebServer
-
-    store, _ = fixture_kb
-    with WebServer(create_app(store)) as root:
-        yield root
+    yield from _served(fixture_kb)
 
 
 @pytest.fixture(scope="session")
 def hostile_kb(tmp_path_factory):
     """A store built from an invented rules page whose rule text, examples and glossary hold
     markup (<script>, event handlers, javascript: links, template syntax) as literal text."""
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
-
-    store = EmbeddedStore(tmp_path_factory.mktemp("hostile-kb") / "store")
-    report = build([str(FIXTURES / "web" / "invented-hostile-2031-01-01.html")], store, reasoner="none")
-    return store, report
+    return _built(tmp_path_factory, "hostile-kb", FIXTURES / "web" / "invented-hostile-2031-01-01.html", reasoner="none")
 
 
 @pytest.fixture(scope="session")
 def hostile_web(hostile_kb):
     """The app over the hostile fixture: its root URL. Edition en/2031-01-01."""
-    from kb.web.app import create_app
-
-    from .helpers import WebServer
-
-    store, _ = hostile_kb
-    with WebServer(create_app(store)) as root:
-        yield root
+    yield from _served(hostile_kb)
 
 
 @pytest.fixture(scope="session")

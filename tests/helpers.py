@@ -42,6 +42,21 @@ def run_cli(*args: str, input: bytes | None = None, timeout: float = 300, env: d
     )
 
 
+def assert_bad_input(result: CliResult, message: str) -> None:
+    """Bad input: exit 2 and one line on stderr that says ``message`` (no traceback)."""
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def edited(text: str, edits: list[tuple[str, str]]) -> str:
+    """``text`` with each ``(old, new)`` replaced in turn: an invented later edition made
+    from a fixture. An ``old`` the text lacks fails the test (the fixture changed)."""
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
 def in_ci() -> bool:
     """Whether the tests run in CI (``CI=true``): there a missing tool or corpus is a failure."""
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")

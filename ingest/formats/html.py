@@ -37,7 +37,7 @@ import re
 from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import PreformattedString, Script, Stylesheet, TemplateString
 
-from .. import dates, language
+from .. import dates, language, numbers
 
 _DROP = frozenset(
     "script style noscript template iframe frame frameset object embed applet svg math canvas "
@@ -53,9 +53,9 @@ _BLOCK = frozenset(
 _NOT_TEXT = (PreformattedString, Script, Stylesheet, TemplateString)  # comments, doctype, CDATA, PIs
 _MAX_GRID_DEPTH = 6  # tables inside tables inside ...: deeper ones are read as plain blocks
 _SPACE = re.compile(r"\s+")
-_NUMBER_CELL = re.compile(r"^\s*\d{3}\.\d{1,3}[a-z]?\.?\s*$")
-_STARTS_NUMBERED = re.compile(r"^\s*\d{1,3}\.")  # a rule, section or part: not a number's text
-_GLUED = re.compile(r"^(\d{3}\.\d{1,3}[a-z]?\.?)(?=[A-ZÀ-Ý«\"“(])")
+_NUMBER_CELL = re.compile(rf"^\s*{numbers.RULE_OR_SUBRULE}\.?\s*$")
+_STARTS_NUMBERED = re.compile(rf"^\s*{numbers.LEADING}\.")  # a rule, section or part: not a number's text
+_GLUED = re.compile(rf"^({numbers.RULE_OR_SUBRULE}\.?)(?=[A-ZÀ-Ý«\"“(])")
 _RULES_DATE = re.compile(r"\b(?:R[èe]gles|Rules)\s+(?:US|EN|FR|VF|VO)\s*\[\s*\d{1,2}/\d{1,2}/\d{4}\s*\]", re.IGNORECASE)
 
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .. import numbers
 from ..errors import NotRulesError
 from ..model import Edition
 from ..textdoc import TextDoc
@@ -52,7 +53,7 @@ def parse(doc: TextDoc) -> list[Edition]:
     raise NotRulesError(refusal_reason(doc.lines))
 
 
-_TOC_ENTRY = re.compile(r"(?:^|\s)(?:[-•*]\s*)?\d{3}\.\s+[A-ZÀ-Ýa-zà-ÿ]")
+_TOC_ENTRY = re.compile(rf"(?:^|\s)(?:[-•*]\s*)?{numbers.SECTION}\.\s+[A-ZÀ-Ýa-zà-ÿ]")
 _OUTLINE = re.compile(r"^\s*[A-Z]\.\d+(?:\.\d+)*\b")
 
 

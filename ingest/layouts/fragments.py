@@ -12,16 +12,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import language
+from .. import language, numbers
 from ..model import Rule
 from ..textdoc import EXAMPLE, is_blank
 
 # "111.1." / "111.1a" alone on a line (the number in its own element or paragraph)
-NUMBER_ONLY = re.compile(r"^[ \t]*(\d{3})\.(\d{1,3})([a-z]?)(\.?)[ \t]*$")
+NUMBER_ONLY = re.compile(rf"^[ \t]*{numbers.RULE_NUMBER}(\.?)[ \t]*$")
 # "111.1. text" / "806.3a text" / "201.1 text": a rule number opening a line
-NUMBER_TEXT = re.compile(r"^[ \t]*(\d{3})\.(\d{1,3})([a-z]?)(\.?)[ \t]+(\S.*?)[ \t]*$")
+NUMBER_TEXT = re.compile(rf"^[ \t]*{numbers.RULE_NUMBER}(\.?)[ \t]+(\S.*?)[ \t]*$")
 # "806. Variante du Troll à deux têtes": a section heading (short, no sentence)
-SECTION = re.compile(r"^[ \t]*(\d{3})\.[ \t]+(\S.{0,99}?)[ \t]*$")
+SECTION = re.compile(rf"^[ \t]*({numbers.SECTION})\.[ \t]+(\S.{{0,99}}?)[ \t]*$")
 # An example run into its rule's paragraph ("… takes precedence. Example: If …"),
 # as the English pages of lotusnoir print them: split after the sentence.
 INLINE_EXAMPLE = re.compile(r"(?<=[.!?»”\"')])[ \t]+(?=(?:Examples?|Exemples?)[ \t]?:[ \t])")

@@ -59,7 +59,7 @@ _VERSION = re.compile(
 )
 _LANG = {"us": "en", "en": "en", "vo": "en", "fr": "fr", "vf": "fr"}
 # "111. Concepts du Jeu : Sorts", and on the Introduction page "1. Introduction : Introduction"
-_PAGE_TITLE = re.compile(r"^[ \t]*(\d{1,3})\.[ \t]+(\S.*?)[ \t]+:[ \t]+(\S.*?)[ \t]*$")
+_PAGE_TITLE = re.compile(rf"^[ \t]*({numbers.LEADING})\.[ \t]+(\S.*?)[ \t]+:[ \t]+(\S.*?)[ \t]*$")
 _HEAD_LINES = 30
 
 

@@ -28,12 +28,12 @@ from .common import name_edition
 
 LAYOUT = "official"
 
-_RULE = re.compile(r"^(\d{3})\.(\d{1,3})([a-z]?)(\.?)(?:[ \t]+|(?=[A-Z“\"(])|$)(.*)$")
-_RULE_SPACED = re.compile(r"^(\d{3})\.[ \t]+(\d{1,3}[a-z]?)\.?[ \t]+(.*)$")  # "702. 37a ..."
-_RULE_NO_DIGIT = re.compile(r"^(\d{3})\.([a-z])\.?[ \t]+(.*)$")  # "408.f ..."
-_SECTION = re.compile(r"^(\d{3})\.[ \t]+(\S.*?)[ \t]*$")
-_PART = re.compile(r"^(\d)\.[ \t]+(\S.*?)[ \t]*$")
-_BODY_RULE = re.compile(r"^[ \t]*\d{3}\.\d{1,3}[a-z]?\.?(?:[ \t]|[A-Z])")
+_RULE = re.compile(rf"^{numbers.RULE_NUMBER}(\.?)(?:[ \t]+|(?=[A-Z“\"(])|$)(.*)$")
+_RULE_SPACED = re.compile(rf"^({numbers.SECTION})\.[ \t]+({numbers.DIGITS}{numbers.LETTER}?)\.?[ \t]+(.*)$")  # "702. 37a ..."
+_RULE_NO_DIGIT = re.compile(rf"^({numbers.SECTION})\.({numbers.LETTER})\.?[ \t]+(.*)$")  # "408.f ..."
+_SECTION = re.compile(rf"^({numbers.SECTION})\.[ \t]+(\S.*?)[ \t]*$")
+_PART = re.compile(rf"^({numbers.PART})\.[ \t]+(\S.*?)[ \t]*$")
+_BODY_RULE = re.compile(rf"^[ \t]*{numbers.RULE_OR_SUBRULE}\.?(?:[ \t]|[A-Z])")
 _GLOSSARY = re.compile(r"^[ \t]*(?:Glossary|GLOSSARY|Glossaire|GLOSSAIRE)[ \t]*$")
 _GLOSSARY_END = re.compile(r"^[ \t]*(?:Credits|CREDITS|Index|INDEX|Crédits|CRÉDITS)[ \t]*$")
 _TERMINAL = re.compile(r"[.:!?”\"')\]»]$")

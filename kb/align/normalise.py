@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 
+from ingest import numbers
+
 # multi-word phrases -> canonical token; every inflection spelled out (literals scan fast)
 _PHRASES: dict[str, str] = {}
 
@@ -98,10 +100,10 @@ _TYPOGRAPHY = (("\u2018", "'"), ("\u2019", "'"), ("\u201c", '"'), ("\u201d", '"'
                ("\u2014", "-"), ("\u2212", "-"), ("\u00a0", " "), ("_", " "), ("\t", " "))
 # A cited rule or section number: 601, 601.2, 601.2b (3-digit numbers in rules
 # text are almost always citations; counts such as "20 life" have fewer digits).
-CITED = re.compile(r"\b[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?\b")
+CITED = re.compile(rf"\b{numbers.CITED_IN_TEXT}\b")
 # the same without the leading \b (which would defeat the engine's fast scan);
 # the boundary is checked in the callback
-_CITED_FAST = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?\b")
+_CITED_FAST = re.compile(rf"{numbers.CITED_IN_TEXT}\b")
 _TOKEN = re.compile(r"_?[a-z0-9§]+")
 _memo: dict[str, str] = {}
 

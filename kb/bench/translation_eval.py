@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 from importlib import resources
 
+from ingest import numbers as rule_numbers
 from ingest.model import Edition, Rule
 from ingest.parse import parse_file
 
@@ -57,7 +58,7 @@ def mutations(fr: Edition, en: Edition):
             return out
 
         key = (rule.number, rule.number)
-        cited = re.search(r"(règles? )(\d{3}(?:\.\d+[a-z]?)?)", rule.text)
+        cited = re.search(rf"(règles? )({rule_numbers.CITED})", rule.text)
         if cited:
             other = next(n for n in numbers if n != cited.group(2) and n not in rule.text)
             text = rule.text[:cited.start(2)] + other + rule.text[cited.end(2):]

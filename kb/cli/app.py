@@ -37,6 +37,13 @@ StoreOption = typer.Option(
     None, "--store", help="Store directory or SPARQL endpoint URL (default: RULEKB_STORE, else ~/.local/share/rulekb/store)."
 )
 BaseOption = typer.Option(None, "--base-iri", help="Base of the IRIs the KB mints (default: RULEKB_BASE_IRI, else http://localhost:8000/).")
+LangOption = typer.Option("en", "--lang", help="Language of the editions (en | fr).")
+CorpusOption = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus).")
+
+
+def RepeatOption(default: int, help: str = "Runs per query; medians are over runs."):  # noqa: N802  (an option, like the others)
+    """A bench's ``--repeat``: how many timed runs its medians are over."""
+    return typer.Option(default, "--repeat", min=1, help=help)
 
 
 def _store(location: str | None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .app import Format, FormatOption, StoreOption, _store, app
+from .app import CorpusOption, Format, FormatOption, RepeatOption, StoreOption, _store, app
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 bench_app = typer.Typer(help="Benchmarks: print medians (and ratios against a baseline where there is one).", no_args_is_help=True)
@@ -14,7 +14,7 @@ app.add_typer(bench_app, name="bench")
 @bench_app.command("ingest")
 def bench_ingest(
     corpus: str = typer.Option(None, "--corpus", help="Directory of English .txt editions (default: CORPUS/en)."),
-    repeat: int = typer.Option(3, "--repeat", min=1, help="Runs over the whole corpus; medians are over runs."),
+    repeat: int = RepeatOption(3, "Runs over the whole corpus; medians are over runs."),
     format: Format = FormatOption,
 ) -> None:
     """Parse the whole English corpus in one process: total seconds, MB/s, per-edition median."""
@@ -48,7 +48,7 @@ def bench_ingest(
 def bench_kb_command(
     store: str = typer.Option(None, "--store", help="Where to build the benchmark store (default: a temporary directory)."),
     reuse: bool = typer.Option(False, "--reuse", help="Time queries on an existing store instead of building it again."),
-    repeat: int = typer.Option(5, "--repeat", min=1, help="Runs per query; medians are over runs."),
+    repeat: int = RepeatOption(5),
     format: Format = FormatOption,
 ) -> None:
     """Build the whole corpus (English and French), then time lookups and every named query,
@@ -98,7 +98,7 @@ def bench_kb_command(
 @bench_app.command("definitions")
 def bench_definitions(
     gold: str = typer.Option(None, "--gold", help="Gold set (default: the project's kb/bench/gold/definitions_gold.tsv)."),
-    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
+    corpus: str = CorpusOption,
     format: Format = FormatOption,
 ) -> None:
     """Definition extraction: precision and recall on the gold set (overall, by language, by era), every
@@ -153,7 +153,7 @@ def bench_definitions(
 
 @bench_app.command("glossary-definitions")
 def bench_glossary_definitions(
-    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
+    corpus: str = CorpusOption,
     format: Format = FormatOption,
 ) -> None:
     """Every edition x glossary term citing a rule or section: the share that gets a defining rule
@@ -209,8 +209,8 @@ def bench_ask(store: str = StoreOption, format: Format = FormatOption) -> None: 
 
 @bench_app.command("align")
 def bench_align(
-    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
-    repeat: int = typer.Option(3, "--repeat", min=1, help="Runs per timed alignment; medians are over runs."),
+    corpus: str = CorpusOption,
+    repeat: int = RepeatOption(3, "Runs per timed alignment; medians are over runs."),
     format: Format = FormatOption,
 ) -> None:
     """Edition alignment: median seconds of align vs the greedy difflib baseline on the 2009

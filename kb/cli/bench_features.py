@@ -8,15 +8,15 @@ import os
 
 import typer
 
-from .app import Format, FormatOption, StoreOption, _store
+from .app import CorpusOption, Format, FormatOption, RepeatOption, StoreOption, _store
 from .bench import bench_app
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 
 @bench_app.command("translation")
 def bench_translation_command(
-    corpus: str = typer.Option(None, "--corpus", help="Corpus root (default: RULEKB_CORPUS or ../shared/corpus)."),
-    repeat: int = typer.Option(1, "--repeat", min=1, help="Runs over the French texts (each cold); medians are over runs."),
+    corpus: str = CorpusOption,
+    repeat: int = RepeatOption(1, "Runs over the French texts (each cold); medians are over runs."),
     format: Format = FormatOption,
 ) -> None:
     """Translation report: precision and recall per kind on the hand-built mutation set, then every
@@ -135,7 +135,7 @@ def bench_search_command(
 @bench_app.command("timeline")
 def bench_timeline_command(
     store: str = StoreOption,
-    repeat: int = typer.Option(20, "--repeat", min=1, help="Runs per query; medians are over runs."),
+    repeat: int = RepeatOption(20),
     format: Format = FormatOption,
 ) -> None:
     """Rules over time on a built store: rule-as-of, rules-changed-between, a rule's history from
@@ -172,7 +172,7 @@ def bench_timeline_command(
 
 @bench_app.command("consistency")
 def bench_consistency_command(
-    repeat: int = typer.Option(3, "--repeat", min=1, help="Warm runs (every edition from the cache); the median is printed."),
+    repeat: int = RepeatOption(3, "Warm runs (every edition from the cache); the median is printed."),
     cold: bool = typer.Option(True, "--cold/--no-cold", help="Also one run with an empty cache (minutes)."),
     format: Format = FormatOption,
 ) -> None:

@@ -5,21 +5,14 @@ source file (a draft) is checked now, with the reasoner (``--reasoner``)."""
 
 from __future__ import annotations
 
-import enum
 import sys
 from pathlib import Path
 
 import typer
 
 from .app import Format, FormatOption, LazyStore, StoreOption, app
-from .compare_commands import ReportKind
+from .compare_commands import Reasoner, ReportKind
 from .output import emit_json, errors_as_exit_codes, fail, stdout
-
-
-class DraftReasoner(str, enum.Enum):
-    none = "none"
-    owlrl = "owlrl"
-    hermit = "hermit"
 
 
 @app.command()
@@ -30,7 +23,7 @@ def consistency(
                                    "defined-twice, citation-title, citation-range, citation-dangling, citation-obsolete, "
                                    "numbering, obsolete-term, undefined-keyword, reasoner."),
     report: ReportKind = typer.Option(None, "--report", help="Write a report for people instead: md or html."),
-    reasoner: DraftReasoner = typer.Option(DraftReasoner.owlrl, "--reasoner",
+    reasoner: Reasoner = typer.Option(Reasoner.owlrl, "--reasoner",
                                            help="For a source file: the reasoner to fold in (the KB's editions "
                                                 "carry the build's)."),
     store: str = StoreOption,
@@ -49,7 +42,7 @@ def consistency(
             results = service.consistency_all(LazyStore(store)(), kind or None)
         elif edition.endswith((".txt", ".html", ".htm", ".pdf", ".docx")) or Path(edition).is_file():
             results = [service.consistency_of_file(
-                edition, kind or None, None if reasoner is DraftReasoner.none else reasoner.value)]
+                edition, kind or None, None if reasoner is Reasoner.none else reasoner.value)]
         else:
             results = [service.consistency(LazyStore(store)(), edition, kind or None)]
     if report is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import typer
 
-from .app import Format, FormatOption, StoreOption, _store, app, edition_name, note  # noqa: F401  (edition_name's old home)
+from .app import Format, FormatOption, LangOption, StoreOption, _store, app, edition_name, note  # noqa: F401  (edition_name's old home)
 from .output import emit_json, errors_as_exit_codes, stdout
 
 AsOfOption = typer.Option(None, "--as-of", help="A date (YYYY-MM-DD): the edition of that language in force on it.")
@@ -22,7 +22,7 @@ AsOfOption = typer.Option(None, "--as-of", help="A date (YYYY-MM-DD): the editio
 def as_of_command(
     number: str = typer.Argument(..., help="Rule number as printed on that date, e.g. 111.2."),
     date: str = typer.Argument(..., help="A date, YYYY-MM-DD, e.g. 2010-03-15."),
-    lang: str = typer.Option("en", "--lang", help="Language of the editions (en | fr)."),
+    lang: str = LangOption,
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
@@ -52,7 +52,7 @@ def as_of_command(
 def changes_command(
     start: str = typer.Argument(..., help="From this date, exclusive (YYYY-MM-DD)."),
     end: str = typer.Argument(..., help="To this date, inclusive (YYYY-MM-DD)."),
-    lang: str = typer.Option("en", "--lang", help="Language of the editions (en | fr)."),
+    lang: str = LangOption,
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:

@@ -163,15 +163,21 @@ def md_escape(text: str, line_start: bool = False) -> str:
     return re.sub(r"\s*\n\s*", "<br>", text)
 
 
-def _md_segments(segments: list[tuple[str, str]], marker: str) -> str:
+def _marked(segments: list[tuple[str, str]], escape, before: str, after: str) -> str:
+    """A side of a word diff as text: the unchanged runs escaped, each changed run's words
+    (not the spacing round them, which stays as it is) escaped between ``before`` and ``after``."""
     out = []
     for op, text in segments:
         if op == EQUAL:
-            out.append(md_escape(text))
+            out.append(escape(text))
         else:
             lead, core, trail = _split_space(text)
-            out.append(f"{lead}{marker}{md_escape(core)}{marker}{trail}" if core else md_escape(text))
-    return re.sub(r"\s+", " ", "".join(out)).strip()
+            out.append(f"{lead}{before}{escape(core)}{after}{trail}" if core else escape(text))
+    return "".join(out)
+
+
+def _md_segments(segments: list[tuple[str, str]], marker: str) -> str:
+    return re.sub(r"\s+", " ", _marked(segments, md_escape, marker, marker)).strip()
 
 
 def markdown(report: Report) -> str:
@@ -232,14 +238,7 @@ def _esc(text: str) -> str:
 
 
 def _html_segments(segments: list[tuple[str, str]], tag: str) -> str:
-    out = []
-    for op, text in segments:
-        if op == EQUAL:
-            out.append(_esc(text))
-        else:
-            lead, core, trail = _split_space(text)
-            out.append(f"{_esc(lead)}<{tag}>{_esc(core)}</{tag}>{_esc(trail)}" if core else _esc(text))
-    return "".join(out)
+    return _marked(segments, _esc, f"<{tag}>", f"</{tag}>")  # (spacing needs no escaping)
 
 
 def html(report: Report) -> str:

@@ -25,7 +25,7 @@ from ingest import numbers, refs
 from .model import Finding
 
 _TITLE = re.compile(r"\s*,\s*[“\"]([^“”\"]{2,80}?)[,.;:]?[”\"]")
-_RANGE = re.compile(r"(\d{3}\.\d+)([a-z])\s*[-–—]\s*(?:\1)?([a-z])\b")
+_RANGE = re.compile(rf"({numbers.RULE})({numbers.LETTER})\s*[-–—]\s*(?:\1)?({numbers.LETTER})\b")
 _OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)
 MAX_TITLE = 80  # a rule whose whole text is shorter than this and has no full stop inside is a title
 

@@ -27,6 +27,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ingest import numbers
+
 from ..rdf.concept_keys import _OBSOLETE, _norm
 
 _WORD = re.compile(r"[a-zà-ÿ0-9]+", re.IGNORECASE)
@@ -126,10 +128,10 @@ class SectionIndex:
 
     def in_ref(self, ref: str) -> tuple[list, list]:
         """(rules searched for a defining sentence, rules for tiers 2-3)."""
-        if re.fullmatch(r"\d{3}", ref) and (ref in self.sections or ref in self.by_section):
+        if numbers.is_section(ref) and (ref in self.sections or ref in self.by_section):
             rules = [r for r in self.by_section.get(ref, []) if "." in r.number]
             return rules, rules
-        if re.fullmatch(r"\d", ref) and (ref in self.parts or f"{ref}00" in self.by_section):
+        if numbers.is_part(ref) and (ref in self.parts or f"{ref}00" in self.by_section):
             rules = [r for s, rs in sorted(self.by_section.items()) if s[:1] == ref and len(s) == 3
                      for r in rs if "." in r.number]
             general = [r for r in self.by_section.get(f"{ref}00", []) if "." in r.number]

@@ -7,6 +7,7 @@ concept graph (which itself uses :mod:`kb.define.defining`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from .iris import slug
 
@@ -48,3 +49,40 @@ def _norm(word: str) -> str:
     if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
         return w[:-1]
     return w
+
+
+def words(text: str) -> list[str]:
+    """A text's words as labels are matched: lower case, crude singular."""
+    return [_norm(w) for w in _WORD.findall(text)]
+
+
+class LabelIndex:
+    """Concept labels as word n-grams, and the walk that finds them in a text: at each
+    word, the longest label starting there wins. The build's matcher
+    (:class:`kb.rdf.concepts.Matcher`, each rule's ``rk:mentions``) and search's
+    (:class:`kb.search.understand.LabelMatcher`, a question's concepts) are this one."""
+
+    def __init__(self, labels: Iterable[tuple[str, str]]):  # (concept key, label), first key wins
+        self.index: dict[tuple[str, ...], str] = {}
+        # first word -> the label lengths starting with it, longest first: most
+        # words start no label and cost one dictionary lookup
+        self.starts: dict[str, list[int]] = {}
+        for key, label in labels:
+            found = tuple(words(label))
+            if found and len(" ".join(found)) >= MIN_LABEL:
+                self.index.setdefault(found, key)
+                self.starts.setdefault(found[0], []).append(len(found))
+        for lengths in self.starts.values():
+            lengths.sort(reverse=True)
+
+    def mentions(self, text: str) -> frozenset[str]:
+        """The concept keys whose labels ``text`` holds."""
+        said = words(text)
+        found = set()
+        for i, word in enumerate(said):
+            for n in self.starts.get(word, ()):
+                key = self.index.get(tuple(said[i : i + n]))
+                if key:
+                    found.add(key)
+                    break
+        return frozenset(found)

@@ -22,7 +22,7 @@ from rdflib.namespace import RDF, SKOS
 from ingest.model import Edition
 
 from .concept_keys import (MIN_LABEL, _NOT_PLURAL, _OBSOLETE, _WORD, _norm,  # noqa: F401  (their old home)
-                           concept_key, label_keys)
+                           LabelIndex, concept_key, label_keys)
 from .iris import Minter
 from .vocab import RK
 
@@ -131,38 +131,19 @@ class KeyIndex:
         return key
 
 
-class Matcher:
+class Matcher(LabelIndex):
     """Finds which concepts a text mentions, by their labels (word n-grams)."""
 
     def __init__(self, concepts: dict[str, Concept], lang: str):
-        self.index: dict[tuple[str, ...], str] = {}
-        # first word -> the label lengths starting with it, longest first: most
-        # words start no label and cost one dictionary lookup
-        self.starts: dict[str, list[int]] = {}
-        for concept in concepts.values():
-            for label in concept.labels.get(lang, []):
-                words = tuple(_norm(w) for w in _WORD.findall(label))
-                if words and len(" ".join(words)) >= MIN_LABEL:
-                    self.index.setdefault(words, concept.key)
-                    self.starts.setdefault(words[0], []).append(len(words))
-        for lengths in self.starts.values():
-            lengths.sort(reverse=True)
+        super().__init__((concept.key, label) for concept in concepts.values()
+                         for label in concept.labels.get(lang, []))
         self._seen: dict[str, frozenset[str]] = {}  # most rule texts recur in the next edition
 
     def mentions(self, text: str) -> frozenset[str]:
         cached = self._seen.get(text)
-        if cached is not None:
-            return cached
-        words = [_norm(w) for w in _WORD.findall(text)]
-        found = set()
-        for i, word in enumerate(words):
-            for n in self.starts.get(word, ()):
-                key = self.index.get(tuple(words[i : i + n]))
-                if key:
-                    found.add(key)
-                    break
-        result = self._seen[text] = frozenset(found)
-        return result
+        if cached is None:
+            cached = self._seen[text] = super().mentions(text)
+        return cached
 
 
 def concept_quads(concepts: dict[str, Concept], mint: Minter, graph: str) -> Iterator[ox.Quad]:

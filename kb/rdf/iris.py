@@ -32,6 +32,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ingest import numbers
+
 DEFAULT_BASE = "http://localhost:8000/"
 
 
@@ -129,25 +131,25 @@ class Minter:
 # -- the inverse: a path under the base -> (kind, parts) ----------------------
 
 _EDITION = r"(?P<edition>[a-z]{2}/[A-Za-z0-9][A-Za-z0-9._-]*)"
-_RULE_NUMBER = r"(?P<number>\d+\.\d+[a-z]*)"
+_RULE_NUMBER = rf"(?P<number>{numbers.LAX_RULE})"
 _INDEX = r"(?P<index>[1-9]\d{0,8})"
+_LINEAGE = rf"[a-z]{{2}}/[A-Za-z0-9][A-Za-z0-9._-]*/(?:{numbers.LAX_RULE}|{numbers.LEADING})"
 _SHAPES = [
     ("edition", rf"edition/{_EDITION}"),
     ("part", rf"edition/{_EDITION}/part/(?P<number>\d{{1,2}})"),
-    ("section", rf"edition/{_EDITION}/section/(?P<number>\d{{3}})"),
+    ("section", rf"edition/{_EDITION}/section/(?P<number>{numbers.SECTION})"),
     ("rule", rf"edition/{_EDITION}/rule/{_RULE_NUMBER}"),
     ("example", rf"edition/{_EDITION}/rule/{_RULE_NUMBER}/example/{_INDEX}"),
-    ("citation", rf"edition/{_EDITION}/(?P<owner>(?:rule/\d+\.\d+[a-z]*(?:/example/[1-9]\d*)?"
-                 rf"|glossary/[a-z0-9-]+|section/\d{{3}}|part/\d{{1,2}}))/citation/{_INDEX}"),
+    ("citation", rf"edition/{_EDITION}/(?P<owner>(?:rule/{numbers.LAX_RULE}(?:/example/[1-9]\d*)?"
+                 rf"|glossary/[a-z0-9-]+|section/{numbers.SECTION}|part/\d{{1,2}}))/citation/{_INDEX}"),
     ("statement", rf"edition/{_EDITION}/rule/{_RULE_NUMBER}/statement/{_INDEX}"),
     ("inferred", rf"edition/{_EDITION}/inferred/{_INDEX}"),
     ("glossary", rf"edition/{_EDITION}/glossary/(?P<slug>[a-z0-9-]+)"),
     ("concepts", r"concept/"),
     ("concept", r"concept/(?P<slug>[a-z0-9-]+)"),
-    ("lineage", r"lineage/(?P<lineage>[a-z]{2}/[A-Za-z0-9][A-Za-z0-9._-]*/(?:\d+\.\d+[a-z]*|\d{1,3}))"),
-    ("wording", r"lineage/(?P<lineage>[a-z]{2}/[A-Za-z0-9][A-Za-z0-9._-]*/(?:\d+\.\d+[a-z]*|\d{1,3}))"
-                r"/wording/(?P<index>[1-9]\d{0,4})"),
-    ("change", rf"change/{_EDITION}/(?P<old>(?:\d+(?:\.\d+[a-z]*)?)?)\.\.(?P<new>(?:\d+(?:\.\d+[a-z]*)?)?)"),
+    ("lineage", rf"lineage/(?P<lineage>{_LINEAGE})"),
+    ("wording", rf"lineage/(?P<lineage>{_LINEAGE})/wording/(?P<index>[1-9]\d{{0,4}})"),
+    ("change", rf"change/{_EDITION}/(?P<old>(?:{numbers.LAX_NUMBER})?)\.\.(?P<new>(?:{numbers.LAX_NUMBER})?)"),
     ("meaning-change", rf"meaning-change/{_EDITION}/{_INDEX}"),
     ("graph", r"graph/(?P<name>[a-z][a-z0-9-]*)"),
     ("translation-finding", rf"translation/{_EDITION}/{_INDEX}"),

@@ -22,13 +22,16 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..rdf.concept_keys import MIN_LABEL, _WORD as _LABEL_WORD, _norm as _singular  # the concept matcher's words (a leaf: no rdflib)
+from ingest import numbers as rule_numbers
+
+from ..rdf.concept_keys import LabelIndex  # the concept matcher (a leaf: no rdflib)
 from . import analysis
 
 MAX_CHARS = 1000  # a question, not a document
 
 _NUMBER = re.compile(
-    r"(?<![\w.])(?:(?:rules?|r[èe]gles?|cr|section|§)\s*)?(?P<section>[1-9]\d{2})(?:\.(?P<rule>\d{1,3})(?P<letter>[a-z])?)?(?![\w])",
+    rf"(?<![\w.])(?:(?:rules?|r[èe]gles?|cr|section|§)\s*)?(?P<section>{rule_numbers.SECTION_IN_TEXT})"
+    rf"(?:\.(?P<rule>{rule_numbers.DIGITS})(?P<letter>{rule_numbers.LETTER})?)?(?![\w])",
     re.IGNORECASE)
 _PREFIXED = re.compile(r"^(?:rules?|r[èe]gles?|cr|section|§)", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
@@ -82,34 +85,14 @@ QUESTION_WORDS = {
 
 
 
-class LabelMatcher:
+class LabelMatcher(LabelIndex):
     """The concepts a question names, by their labels: the build's matcher
-    (:class:`kb.rdf.concepts.Matcher`, which found each rule's ``rk:mentions``) over
-    the labels the index keeps, without importing the RDF layers (a cold
-    ``rulekb search`` stays fast). ``tests/search/test_search.py`` checks they agree."""
+    (:class:`kb.rdf.concepts.Matcher`, which found each rule's ``rk:mentions``: the same
+    :class:`~kb.rdf.concept_keys.LabelIndex`) over the labels the index keeps, without
+    importing the RDF layers (a cold ``rulekb search`` stays fast)."""
 
     def __init__(self, labels: dict[str, list[str]]):  # concept key -> labels of one language
-        self.index: dict[tuple[str, ...], str] = {}
-        self.starts: dict[str, list[int]] = {}
-        for key, names in labels.items():
-            for label in names:
-                words = tuple(_singular(w) for w in _LABEL_WORD.findall(label))
-                if words and len(" ".join(words)) >= MIN_LABEL:
-                    self.index.setdefault(words, key)
-                    self.starts.setdefault(words[0], []).append(len(words))
-        for lengths in self.starts.values():
-            lengths.sort(reverse=True)
-
-    def mentions(self, text: str) -> frozenset[str]:
-        words = [_singular(w) for w in _LABEL_WORD.findall(text)]
-        found = set()
-        for i, word in enumerate(words):
-            for n in self.starts.get(word, ()):
-                key = self.index.get(tuple(words[i:i + n]))
-                if key:
-                    found.add(key)
-                    break
-        return frozenset(found)
+        super().__init__((key, label) for key, names in labels.items() for label in names)
 
 
 @dataclass

@@ -9,17 +9,12 @@ Plain data from named queries, the JSON shapes of DESIGN.md's ``rule`` with
 
 from __future__ import annotations
 
-import re
-
 from ingest import numbers
 
 from ..store.queries import run  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
-_HEADING = re.compile(r"\d{3}|\d")
-
-
 def is_heading_number(number: str) -> bool:
-    return bool(_HEADING.fullmatch(number))
+    return numbers.is_heading(number)
 
 
 def heading(store, edition: str, number: str) -> dict | None:

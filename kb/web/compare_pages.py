@@ -87,19 +87,29 @@ class ComparePages:
 
     # -- /diff ---------------------------------------------------------------------------
 
-    @_answers_errors
-    async def diff(self, request: Request):
+    async def _pair(self, request: Request, action: str, options=lambda: None):
+        """The two editions of ``/diff`` or ``/contradictions``: (old, new, wants JSON, what
+        ``options`` reads from the request), both ids checked against the KB's editions; or the
+        response to give instead (an alias's redirect, the form when one is missing)."""
         redirect = await anyio.to_thread.run_sync(alias_redirect, self.ctx, request, ("old", "new"))
         if redirect is not None:  # en/latest, en@2010-03-15: to the ids they name
             return redirect
         old, new = _param(request, "old"), _param(request, "new")
         wants_json = _wants_json(request)
-        kinds = _kinds(request, DIFF_KINDS, DIFF_DEFAULT_KINDS)
+        chosen = options()
         editions = await self._editions()
         if not old or not new:
-            return self._pair_form(request, "diff", old, new, editions)
-        self.data.check(old, "edition", editions, lambda e: self.link("diff", old=e, new=new))
-        self.data.check(new, "edition", editions, lambda e: self.link("diff", old=old, new=e))
+            return self._pair_form(request, action, old, new, editions)
+        self.data.check(old, "edition", editions, lambda e: self.link(action, old=e, new=new))
+        self.data.check(new, "edition", editions, lambda e: self.link(action, old=old, new=e))
+        return old, new, wants_json, chosen
+
+    @_answers_errors
+    async def diff(self, request: Request):
+        pair = await self._pair(request, "diff", lambda: _kinds(request, DIFF_KINDS, DIFF_DEFAULT_KINDS))
+        if not isinstance(pair, tuple):
+            return pair
+        old, new, wants_json, kinds = pair
         result = await anyio.to_thread.run_sync(self.data.diff, old, new, limiter=self.limiter)
         if wants_json:
             return JSONResponse(diff_json(result.data, kinds))
@@ -160,16 +170,10 @@ class ComparePages:
 
     @_answers_errors
     async def contradictions(self, request: Request):
-        redirect = await anyio.to_thread.run_sync(alias_redirect, self.ctx, request, ("old", "new"))
-        if redirect is not None:
-            return redirect
-        old, new = _param(request, "old"), _param(request, "new")
-        wants_json = _wants_json(request)
-        editions = await self._editions()
-        if not old or not new:
-            return self._pair_form(request, "contradictions", old, new, editions)
-        self.data.check(old, "edition", editions, lambda e: self.link("contradictions", old=e, new=new))
-        self.data.check(new, "edition", editions, lambda e: self.link("contradictions", old=old, new=e))
+        pair = await self._pair(request, "contradictions")
+        if not isinstance(pair, tuple):
+            return pair
+        old, new, wants_json, _ = pair
         data = await anyio.to_thread.run_sync(self.data.contradictions, old, new, limiter=self.limiter)
         if wants_json:
             return JSONResponse(data)

@@ -12,6 +12,8 @@ from functools import lru_cache
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.responses import HTMLResponse
 
+from ingest import numbers
+
 from .context import WebContext
 
 
@@ -25,6 +27,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         auto_reload=False,  # package data: no stat of every template file on every render
     )
+    env.tests["subrule"] = numbers.is_subrule  # {% if number is subrule %}: the rule-number grammar's
     return env
 
 

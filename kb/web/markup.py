@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingest import numbers
+
 # a rule, section or part number inside a citation as written ("rules 118.8 and 118.9")
-_NUMBER = re.compile(r"\d+(?:\.\d+[a-z]?)?")
+_NUMBER = re.compile(numbers.LAX_CITED)
 
 
 @dataclass(frozen=True, slots=True)

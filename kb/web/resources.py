@@ -25,6 +25,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ingest import numbers
+
 from ..store import describe as descriptions
 from ..store import void
 from ..errors import NotFound
@@ -301,7 +303,7 @@ def routes(ctx: WebContext) -> list:
     ]
 
 
-_RULE_AS_HEADING = re.compile(r"edition/([a-z]{2}/[\w.-]+)/rule/(\d{3}|\d)")
+_RULE_AS_HEADING = re.compile(rf"edition/([a-z]{{2}}/[\w.-]+)/rule/({numbers.HEADING})")
 
 
 def _section_iri(ctx, parts: dict) -> str | None:

@@ -26,6 +26,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ingest import numbers
+
 from .. import service
 from ..errors import NotFound
 from ..timeline import effects, feeds, svg
@@ -34,7 +36,7 @@ from .context import WebContext
 from .errors import WebError
 from .html import page
 
-_NUMBER = re.compile(r"\d{3}\.\d{1,3}[a-z]*")
+_NUMBER = re.compile(rf"{numbers.RULE}{numbers.LETTER}*")
 FEED_EDITIONS = 40  # entries of /feed/editions
 
 

@@ -235,35 +235,27 @@ def test_pdf_running_header_and_page_numbers_are_dropped():
     assert [line for line in out if line] == rules
 
 
-def test_pdf_line_broken_after_a_hyphen_or_dash_is_joined_without_a_space():
-    printed = [
+@pytest.mark.parametrize("printed,joined", [
+    pytest.param([
         "100.3. The line breaks of this paragraph fall right after a two-",
         "player compound, then after an em dash in the words many cards—",
         "even these, and a reader must join them with no space at all.",
-    ]
-    data = _courier_pdf([[(72, 720 - 12 * i, line) for i, line in enumerate(printed)]])
-    assert pdf_reader.lines(data) == [
-        "100.3. The line breaks of this paragraph fall right after a two-player compound, "
-        "then after an em dash in the words many cards—even these, and a reader must join them with no space at all."
-    ]
-
-
-def test_pdf_hyphen_splitting_a_word_the_document_spells_whole_elsewhere_is_dropped():
-    printed = [
+    ], "100.3. The line breaks of this paragraph fall right after a two-player compound, "
+       "then after an em dash in the words many cards—even these, and a reader must join them with no space at all.",
+        id="broken-after-a-hyphen-or-dash-joined-without-a-space"),
+    pytest.param([
         "100.6. To determine the winner, a player must first deter-",
         "mine who is still in the game; a two-player game needs two.",
-    ]
+    ], "100.6. To determine the winner, a player must first determine who is still in the game;"
+       " a two-player game needs two.",
+        id="hyphen-splitting-a-word-the-document-spells-whole-elsewhere-dropped"),
+    pytest.param(["A hyphenated word at the end of this first line is repre\xad", "sented here."],
+                 "A hyphenated word at the end of this first line is represented here.",
+                 id="soft-hyphen-at-a-line-end-dropped"),
+])
+def test_pdf_lines_broken_mid_paragraph_are_joined(printed, joined):
     data = _courier_pdf([[(72, 720 - 12 * i, line) for i, line in enumerate(printed)]])
-    assert pdf_reader.lines(data) == [
-        "100.6. To determine the winner, a player must first determine who is still in the game;"
-        " a two-player game needs two."
-    ]
-
-
-def test_pdf_soft_hyphen_at_a_line_end_is_dropped():
-    printed = ["A hyphenated word at the end of this first line is repre\xad", "sented here."]
-    data = _courier_pdf([[(72, 720 - 12 * i, line) for i, line in enumerate(printed)]])
-    assert pdf_reader.lines(data) == ["A hyphenated word at the end of this first line is represented here."]
+    assert pdf_reader.lines(data) == [joined]
 
 
 def test_pdf_short_line_ends_its_paragraph_even_with_no_blank_line_after_it():

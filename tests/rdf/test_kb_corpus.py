@@ -9,7 +9,7 @@ import pytest
 
 from kb import service
 
-from ..helpers import run_cli
+from ..helpers import assert_bad_input, run_cli
 
 pytestmark = pytest.mark.corpus
 
@@ -127,6 +127,4 @@ def test_cli_against_the_real_kb(corpus_kb):
 )
 def test_cli_errors_on_the_real_kb_are_one_line_and_exit_2(corpus_kb, args, message):
     store, _ = corpus_kb
-    result = run_cli(*args, "--store", store.location)
-    assert result.returncode == 2
-    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert_bad_input(run_cli(*args, "--store", store.location), message)

@@ -84,6 +84,18 @@ def test_the_question_matcher_finds_what_the_build_matcher_finds():
         assert question.mentions(text) == build.mentions(text), text
 
 
+def test_the_label_index_takes_the_longest_label_at_each_word():
+    from kb.rdf.concept_keys import LabelIndex
+
+    index = LabelIndex([("first-strike", "First Strike"), ("strike", "Strike"), ("first", "First"),
+                        ("double-strike", "Double Strike"), ("ap", "AP"), ("owner", "Owner"), ("other", "Owner")])
+    # "first" starts "first strike": that, not "first"; each word starts its own match ("strike")
+    assert index.mentions("First strike and double strikes") == {"first-strike", "strike", "double-strike"}
+    assert index.mentions("the first of the strikes") == {"first", "strike"}
+    assert index.mentions("AP owners'") == {"owner"}  # too short a label; the first key of a label wins
+    assert index.mentions("") == frozenset()
+
+
 def test_snippets_mark_the_matched_words_and_merge_neighbours():
     marked = snippet("The wind step comes first. Then the spin step.", {"wind", "step"}, "en")
     assert marked == "The **wind step** comes first. Then the spin **step**."

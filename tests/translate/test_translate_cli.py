@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 
 from kb.translate.lexicon import to_tbx
 
-from ..helpers import run_cli
+from ..helpers import edited, run_cli
 
 FIXTURES = resources.files("kb.bench").joinpath("gold", "translate")
 EN = FIXTURES / "widget-en-2030-05-05.txt"
@@ -28,16 +28,11 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 def _later_english() -> str:
     """The invented English text, four months later: one rule reworded (a number), one
     with only an apostrophe changed (typography), one with hostile markup added."""
-    text = EN.read_text(encoding="utf-8").replace("May 5, 2030", "September 1, 2030")
-    changes = [
+    return edited(EN.read_text(encoding="utf-8").replace("May 5, 2030", "September 1, 2030"), [
         ("more than three cogs, it has three cogs instead", "more than four cogs, it has four cogs instead"),
         ("A gadget can have only one controller.", "A gadget can’t have more than one controller.".replace("’", "'")),
         ("It can't return.", f"It can't return. {HOSTILE}."),
-    ]
-    for old, new in changes:
-        assert old in text
-        text = text.replace(old, new)
-    return text
+    ])
 
 
 @pytest.fixture(scope="module")
