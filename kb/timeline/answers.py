@@ -1,6 +1,7 @@
 """Point-in-time answers from the stored wordings (:mod:`.wordings`): a rule as in force on a
 date, the rules changed between two dates, a rule's wordings. Named queries only
-(``rule-as-of``, ``rules-changed-between``, ``lineage-versions``, ``number-in-force``, ``edition-graphs``)."""
+(``rule-as-of``, ``rules-changed-between``, ``changes-per-date``, ``lineage-versions``, ``number-in-force``,
+``edition-graphs``)."""
 
 from __future__ import annotations
 
