@@ -318,6 +318,14 @@ def rules_changed_between(store, start: str, end: str, language: str | None = No
     return answers.rules_changed_between(store, start, end, language)
 
 
+def rules_changed_page(store, start: str, end: str, language: str | None = None, *, limit: int | None = None,
+                       after: str | None = None) -> dict:
+    """A page of rules_changed_between, in whole dates, with the window's total and the next page's cursor."""
+    from .timeline import answers
+
+    return answers.changes_page(store, start, end, language, limit=limit or answers.PAGE, after=after)
+
+
 def rule_wordings(store, edition: str, number: str) -> list[dict]:
     from .timeline import answers
 

@@ -2,8 +2,11 @@
 
 - ``rule-as-of`` (the named query, and :func:`kb.service.rule_as_of` with the resolver);
 - ``rules-changed-between`` over short and long windows (the 2009 restructure, a year, all);
+- the pages of the longest window as ``/api/changes`` serves it (kb.service.rules_changed_page:
+  the counts per date, then the page's own dates): the slowest page and the median one;
 - a rule page's history from the stored wordings (``lineage-versions``) beside the
-  per-edition ``rule-history`` it replaces, in the same run (the ratio);
+  per-edition ``rule-history`` it replaces, in the same run (the ratio), and as the rule page
+  reads it: from the build's page data (kb.pages) when the build wrote it;
 - how much the wordings add to the store (rk:Wording nodes, their triples).
 
 Every figure is a median of wall-clock times; beside it the median of this process's CPU
@@ -61,12 +64,31 @@ def bench_timeline(store, repeat: int = 20) -> dict:
     rows = {f"{a}..{b}": len(service.rules_changed_between(store, a, b, "en")) for a, b in WINDOWS}
     between = {f"{a}..{b}": _median_ms(_query(store, "rules-changed-between", **{"from": a, "to": b, "lang": "en"}),
                                        max(3, repeat // 4), cpu["between"], f"{a}..{b}") for a, b in WINDOWS}
-    ranges, per_edition = {}, {}
+    start, end = WINDOWS[-1]
+    pages, after = {}, None
+    cpu["pages"] = {}
+    while True:  # every page of the longest window, each timed as it is asked (the cursor of the one before)
+        page = service.rules_changed_page(store, start, end, "en", after=after)
+        key = f"after {after or start}: {len(page['rows'])} rows"
+        pages[key] = _median_ms(lambda a=after: service.rules_changed_page(store, start, end, "en", after=a),
+                                max(3, repeat // 4), cpu["pages"], key)
+        if page["next"] is None:
+            break
+        after = page["next"]
+    from .. import pages as page_data
+
+    data = page_data.for_store(store)
+    ranges, per_edition, from_pages = {}, {}, {}
+    cpu["page_data"] = {}
     for e, n in HISTORY:  # the two side by side, rule by rule: the same load for both
         ranges[f"{e} {n}"] = _median_ms(_query(store, "lineage-versions", edition=e, number=n), repeat,
                                         cpu["ranges"], f"{e} {n}")
         per_edition[f"{e} {n}"] = _median_ms(_query(store, "rule-history", edition=e, number=n), repeat,
                                              cpu["per_edition"], f"{e} {n}")
+        if data is not None and data.rows("lineage-versions", e, n) is not None:  # the rule page's own path
+            paged = page_data.paged(store, e, n)
+            from_pages[f"{e} {n}"] = _median_ms(lambda p=paged, e=e, n=n: service.rule_wordings(p, e, n), repeat,
+                                                cpu["page_data"], f"{e} {n}")
     counts = store.select("""PREFIX rk: <https://w3id.org/rulekb#>
         SELECT (COUNT(?w) AS ?wordings) WHERE { ?w a rk:Wording }""")[0]
     wordings = int(counts.get("wordings", 0))
@@ -81,6 +103,13 @@ def bench_timeline(store, repeat: int = 20) -> dict:
         "history_from_ranges_ms": ranges, "history_from_ranges_median_ms": statistics.median(ranges.values()),
         "history_per_edition_ms": per_edition, "history_per_edition_median_ms": statistics.median(per_edition.values()),
         "history_ratio": statistics.median(per_edition.values()) / max(statistics.median(ranges.values()), 1e-9),
+        "history_from_page_data_ms": from_pages,
+        "history_from_page_data_median_ms": statistics.median(from_pages.values()) if from_pages else None,
+        "history_from_page_data_cpu_median_ms": statistics.median(cpu["page_data"].values()) if from_pages else None,
+        "changes_pages_ms": pages, "changes_pages": len(pages),
+        "changes_page_max_ms": max(pages.values()), "changes_page_median_ms": statistics.median(pages.values()),
+        "changes_page_cpu_max_ms": max(cpu["pages"].values()),
+        "changes_page_cpu_median_ms": statistics.median(cpu["pages"].values()),
         "wordings": wordings, "wording_triples": triples,
         "cpu_ms": cpu,
         "rule_as_of_cpu_median_ms": statistics.median(cpu["as_of"].values()),

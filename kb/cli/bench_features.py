@@ -160,6 +160,15 @@ def bench_timeline_command(
         f"({figures['rules_changed_between_cpu_max_ms']:.1f} ms CPU)")
     for key, ms in figures["rules_changed_between_ms"].items():
         say(f"  {key:24} {ms:7.1f} ms  ({cpu['between'][key]:.1f} ms CPU)  {figures['rules_changed_between_rows'][key]:,} rows")
+    say(f"/api/changes pages of {list(figures['rules_changed_between_ms'])[-1]} ({figures['changes_pages']} pages): slowest "
+        f"{figures['changes_page_max_ms']:.1f} ms ({figures['changes_page_cpu_max_ms']:.1f} ms CPU), median "
+        f"{figures['changes_page_median_ms']:.1f} ms ({figures['changes_page_cpu_median_ms']:.1f} ms CPU)")
+    if figures["history_from_page_data_ms"]:
+        say(f"rule history as the rule page reads it (the build's page data): "
+            f"{figures['history_from_page_data_median_ms']:.3f} ms "
+            f"({figures['history_from_page_data_cpu_median_ms']:.3f} ms CPU)")
+    else:
+        say("rule history as the rule page reads it: no page data for this build (the page asks the store: lineage-versions)")
     say(f"rule history from the wordings (lineage-versions): {figures['history_from_ranges_median_ms']:.2f} ms "
         f"({figures['history_from_ranges_cpu_median_ms']:.2f} ms CPU); "
         f"per edition (rule-history): {figures['history_per_edition_median_ms']:.2f} ms "

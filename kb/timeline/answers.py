@@ -1,6 +1,7 @@
 """Point-in-time answers from the stored wordings (:mod:`.wordings`): a rule as in force on a
 date, the rules changed between two dates, a rule's wordings. Named queries only
-(``rule-as-of``, ``rules-changed-between``, ``lineage-versions``, ``number-in-force``, ``edition-graphs``)."""
+(``rule-as-of``, ``rules-changed-between``, ``changes-per-date``, ``lineage-versions``, ``number-in-force``,
+``edition-graphs``)."""
 
 from __future__ import annotations
 
@@ -90,17 +91,55 @@ def _when_in_force(store, number: str, date: str, language: str) -> str:
     return "; " + "; ".join(said)
 
 
+def _window(start: str, end: str, today: dt.date | None) -> tuple[str, str]:
+    first, last = parse_date(start, today), parse_date(end, today)
+    if first > last:
+        raise KBError(f"from {first} is after to {last}: give the earlier date first")
+    return first, last
+
+
 def rules_changed_between(store, start: str, end: str, language: str | None = None,
                           today: dt.date | None = None) -> list[dict]:
     """Every wording that came into force in (start, end], and every rule removed or merged
     then: ``[{"date","edition","kind","number","previous_number","detail","lineage"}]``."""
-    first, last = parse_date(start, today), parse_date(end, today)
-    if first > last:
-        raise KBError(f"from {first} is after to {last}: give the earlier date first")
+    first, last = _window(start, end, today)
     rows = _run(store, "rules-changed-between", **{"from": first, "to": last, "lang": language})
     return [{"date": r["date"], "edition": r["edition"], "kind": r["kind"], "number": r["number"],
              "previous_number": r.get("previous_number"), "detail": r.get("detail"),
              "lineage": r["lineage"], "wording": r["wording"]} for r in rows]
+
+
+PAGE = 500  # rows a page of a long window holds, in whole dates
+
+
+def changes_page(store, start: str, end: str, language: str | None = None, *, limit: int = PAGE,
+                 after: str | None = None, today: dt.date | None = None) -> dict:
+    """A page of :func:`rules_changed_between` (the web's, for a long window: 1999-2026 is 21,000
+    rows): the rows of the dates after ``after`` (None: the first page), oldest first, whole
+    dates up to ``limit`` rows -- at least one date, so a page may hold more (the 2009
+    restructure's date alone has 1,562 rows). ``{"from", "to", "after", "total", "rows",
+    "next"}``: ``total`` the rows of the whole window, ``next`` the ``after`` of the next page
+    (this page's last date), None on the last. The counts per date come first (named query
+    ``changes-per-date``, no row read), then ``rules-changed-between`` over just the page's
+    dates: a page costs its own rows, whatever the window."""
+    first, last = _window(start, end, today)
+    if limit < 1:
+        raise KBError(f"limit {limit}: give a page size of 1 or more rows")
+    if after is not None:
+        after = parse_date(after, today)
+        if not first <= after < last:
+            raise KBError(f"after {after} is not in the window from {first} to {last}: give the next value of a page")
+    counts = [(r["date"], int(r["changes"]))
+              for r in _run(store, "changes-per-date", **{"from": first, "to": last, "lang": language})]
+    left = [(date, n) for date, n in counts if after is None or date > after]
+    taken, size = 0, 0
+    for _, n in left:
+        if taken and size + n > limit:
+            break
+        taken, size = taken + 1, size + n
+    rows = rules_changed_between(store, after or first, left[taken - 1][0], language, today) if taken else []
+    return {"from": first, "to": last, "after": after, "total": sum(n for _, n in counts), "rows": rows,
+            "next": left[taken - 1][0] if taken < len(left) else None}
 
 
 def wordings(store, edition: str, number: str) -> list[dict]:

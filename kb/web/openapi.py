@@ -100,7 +100,12 @@ def document(ctx: WebContext) -> dict:
                                                    "every rule removed or merged then, oldest first.",
                 [_query_param("from", "2009-06-01", "ISO date, exclusive", required=True),
                  _query_param("to", "2009-12-31", "ISO date, inclusive", required=True),
-                 _query_param("lang", "en", "a language (default: every language)")],
+                 _query_param("lang", "en", "a language (default: every language)"),
+                 _query_param("limit", "500", "rows of a page, 1-5000 (default 500): a page holds whole "
+                                               "dates, so one date's changes may exceed it; the window's "
+                                               "total is in X-Total-Count, the next page in the Link header "
+                                               "(rel=next)"),
+                 _query_param("after", "2009-07-11", "the next page: the date the Link header gives")],
                 {"type": "array", "items": {"$ref": "#/components/schemas/Change"}}),
         },
         "components": {"schemas": {

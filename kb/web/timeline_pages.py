@@ -8,7 +8,9 @@
 - ``/effects/en/2009-07-08``       what an edition changed (HTML; ``.json`` or Accept JSON),
                                    also ``/api/effects/en/2009-07-08``
 - ``/api/as-of/111.2?date=2010-03-15``  ``rulekb as-of`` (JSON; ``&lang=``)
-- ``/api/changes?from=&to=``       ``rulekb changes`` (JSON; ``&lang=``)
+- ``/api/changes?from=&to=``       ``rulekb changes`` (JSON; ``&lang=``), paged in whole dates
+                                   (``&limit=``, default 500 rows; the total in ``X-Total-Count``,
+                                   the next page in ``Link: <...&after=DATE>; rel="next"``)
 - ``/feed/editions``               Atom: the newest editions and what each changed
 - ``/feed/rule/111.2``             Atom: every change to that rule's lineage (newest edition's
                                    number; ``?lang=``)
@@ -121,12 +123,20 @@ def routes(ctx: WebContext) -> list[Route]:
         return JSONResponse(data)
 
     async def changes_api(request: Request):
-        start, end = request.query_params.get("from"), request.query_params.get("to")
+        params = request.query_params
+        start, end = params.get("from"), params.get("to")
         if not start or not end:
             raise WebError(400, "give both dates: /api/changes?from=2009-06-01&to=2009-12-31")
-        lang = request.query_params.get("lang") or None
-        rows = await anyio.to_thread.run_sync(service.rules_changed_between, ctx.store, start, end, lang)
-        return JSONResponse(rows)
+        lang = params.get("lang") or None
+        try:
+            limit = int(params.get("limit") or CHANGES_PAGE)
+        except ValueError:
+            raise WebError(400, "limit must be a whole number") from None
+        if not 1 <= limit <= CHANGES_MOST:
+            raise WebError(400, f"limit must be between 1 and {CHANGES_MOST}")
+        found = await anyio.to_thread.run_sync(
+            lambda: service.rules_changed_page(ctx.store, start, end, lang, limit=limit, after=params.get("after") or None))
+        return JSONResponse(found["rows"], headers=_page_headers(request, found))
 
     async def editions_feed(request: Request):
         return await anyio.to_thread.run_sync(_editions_feed, ctx)
@@ -147,6 +157,21 @@ def routes(ctx: WebContext) -> list[Route]:
         Route("/feed/editions", editions_feed, methods=["GET", "HEAD"]),
         Route("/feed/rule/{number}", rule_feed, methods=["GET", "HEAD"]),
     ]
+
+
+CHANGES_PAGE, CHANGES_MOST = 500, 5000  # rows of a page of /api/changes (whole dates): by default, at most
+
+
+def _page_headers(request: Request, found: dict) -> dict:
+    """A page of /api/changes says the window's total and links the next page (RFC 8288): the
+    body stays the list of rows, whole for any window that fits one page."""
+    headers = {"X-Total-Count": str(found["total"])}
+    if found["next"] is not None:
+        from urllib.parse import urlencode
+
+        query = {k: v for k, v in request.query_params.items() if k != "after"}
+        headers["Link"] = f'<{request.url.path}?{urlencode({**query, "after": found["next"]})}>; rel="next"'
+    return headers
 
 
 def _atom(body: bytes) -> Response:

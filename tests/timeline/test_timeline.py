@@ -9,6 +9,7 @@ en/2009-10-01, en/2010-02-01 -- a tie of effective dates and a date a few days o
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -200,6 +201,46 @@ def test_rules_changed_between_agrees_with_the_stored_changes(timeline_kb):
         assert {r["number"] for r in rows if r["kind"] == kind} == numbers
     with pytest.raises(KBError, match="give the earlier date first"):
         service.rules_changed_between(store, "2010-01-01", "2009-01-01")
+
+
+def _key(row: dict) -> str:
+    return json.dumps(row, sort_keys=True)
+
+
+@pytest.mark.parametrize("limit", [1, 40, 500, 100_000])
+def test_pages_of_a_window_are_its_rows_in_whole_dates(timeline_kb, limit):
+    store, _ = timeline_kb
+    for start, end, lang in (("1999-01-01", "2026-12-01", None), ("2009-07-10", "2010-12-31", "en")):
+        everything = service.rules_changed_between(store, start, end, lang)
+        counts = {r["date"]: int(r["changes"]) for r in service.run(
+            store, "changes-per-date", **{"from": start, "to": end, **({"lang": lang} if lang else {})})}
+        assert sum(counts.values()) == len(everything) and len(counts) >= 3
+        got, after, dates = [], None, []
+        while True:
+            page = service.rules_changed_page(store, start, end, lang, limit=limit, after=after)
+            assert page["total"] == len(everything) and page["after"] == after
+            days = sorted({r["date"] for r in page["rows"]})
+            assert days and all(counts[d] == sum(r["date"] == d for r in page["rows"]) for d in days)  # whole dates
+            assert len(page["rows"]) <= limit or len(days) == 1
+            assert after is None or days[0] > after
+            dates += days
+            got += page["rows"]
+            if page["next"] is None:
+                break
+            assert page["next"] == days[-1]
+            after = page["next"]
+        # (the same rows; in the query's order, which leaves ties of date, edition and number unordered)
+        assert dates == sorted(counts) and sorted(map(_key, got)) == sorted(map(_key, everything))
+
+
+def test_a_page_refuses_a_cursor_outside_its_window_and_a_bad_limit(timeline_kb):
+    store, _ = timeline_kb
+    for after, words in (("2009-01-01", "not in the window"), ("2010-12-31", "not in the window"),
+                         ("2009-13-45", "not a date of the calendar")):
+        with pytest.raises(KBError, match=words):
+            service.rules_changed_page(store, "2009-06-01", "2010-12-31", after=after)
+    with pytest.raises(KBError, match="page size"):
+        service.rules_changed_page(store, "2009-06-01", "2010-12-31", limit=-3)
 
 
 def test_cli_takes_dates_and_aliases(timeline_kb):

@@ -199,6 +199,33 @@ def test_the_json_routes_over_time(timeline_web):
         assert (got, error["status"]) == (code, code) and words in error["message"], (path, error)
 
 
+def test_api_changes_pages_a_long_window_with_the_total_and_a_next_link(timeline_web):
+    status, headers, body = fetch(timeline_web + "api/changes?from=1999-01-01&to=2026-12-01&limit=5000")
+    everything = json.loads(body)
+    assert status == 200 and int(headers["X-Total-Count"]) == len(everything) and "Link" not in headers
+    got, path, pages = [], "api/changes?from=1999-01-01&to=2026-12-01&limit=1", 0
+    while path:
+        status, headers, body = fetch(timeline_web + path)
+        assert status == 200 and int(headers["X-Total-Count"]) == len(everything)
+        rows = json.loads(body)
+        assert len({r["date"] for r in rows}) == 1  # limit=1: one whole date a page
+        got += rows
+        pages += 1
+        link = headers.get("Link")
+        if link is None:
+            break
+        match = re.fullmatch(r'<(/api/changes\?[^>]*after=[0-9-]+[^>]*)>; rel="next"', link)
+        assert match, link
+        path = match.group(1).lstrip("/")
+    assert pages >= 3 and sorted(json.dumps(r, sort_keys=True) for r in got) == \
+        sorted(json.dumps(r, sort_keys=True) for r in everything)
+    for query, words in (("&limit=0", "between 1 and"), ("&limit=x", "whole number"), ("&after=2030-01-01", "in the future"),
+                         ("&after=1998-01-01", "not in the window")):
+        got_status, _, answer = fetch(timeline_web + "api/changes?from=1999-01-01&to=2026-12-01" + query)
+        error = json.loads(answer)["error"]
+        assert got_status in (400, 404) and words in error["message"], (query, error)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(st.text(max_size=14), st.dates().map(str),
                  st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")))
