@@ -79,11 +79,14 @@ def _alive(started: Path) -> bool:
 
 def _main(corpus: str, where: str) -> int:
     from kb.build import build
+    from kb.progress import LineReporter
     from kb.store.embedded import EmbeddedStore
 
     out = Path(where)
+    lines = LineReporter(sys.stderr)  # build.log: a line per stage, one at least every 10 s
     try:
-        report = build([str(Path(corpus) / "en"), str(Path(corpus) / "fr")], EmbeddedStore(out / "store"))
+        report = build([str(Path(corpus) / "en"), str(Path(corpus) / "fr")], EmbeddedStore(out / "store"),
+                       reporter=lines)
     except BaseException:
         import traceback
 
@@ -91,6 +94,8 @@ def _main(corpus: str, where: str) -> int:
         sys.stderr.flush()
         (out / "failed").write_text("see build.log")
         return 1
+    finally:
+        lines.close()
     with open(out / "report.pickle.tmp", "wb") as handle:
         pickle.dump(report, handle)
     os.replace(out / "report.pickle.tmp", out / "report.pickle")

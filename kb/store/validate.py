@@ -116,7 +116,6 @@ def _graphs_to_shape_check(store, editions: list[str] | None, all_graphs: bool) 
 
 
 def _shacl(store, graph: str) -> list[dict]:
-    import pyshacl
     import rdflib
 
     from ontology import shapes
@@ -136,7 +135,7 @@ def _shacl(store, graph: str) -> list[dict]:
     linked = store.query(context.text, context.bindings({"g": graph}), rdf_format="nt")
     add_ntriples(data, linked.data)  # types of what it links to in other graphs
     shape_graph = rdflib.Graph().parse(data=shapes(), format="turtle")
-    conforms, results, _ = pyshacl.validate(data, shacl_graph=shape_graph, inference="none")
+    conforms, results, _ = _validate_own(data, shape_graph, own)
     if conforms:
         return []
     sh = rdflib.Namespace("http://www.w3.org/ns/shacl#")
@@ -154,3 +153,28 @@ def _shacl(store, graph: str) -> list[dict]:
             "focus": {"graph": graph, "node": str(focus)},
         })
     return out
+
+
+def _validate_own(data, shape_graph, own: set):
+    """pyshacl over ``data`` with the shapes' targets limited to ``own``: the linked
+    resources are in ``data`` for what the own nodes' constraints read of them (their
+    types, for sh:class and sh:or), and their own results would be dropped anyway.
+    The limit is on the top-level targets alone (each shape's ``focus_nodes``): a
+    constraint still checks any value node it reaches. pyshacl's ``focus_nodes`` option
+    is not that: it filters every nested evaluation too (an sh:or over a linked node
+    would pass unchecked) and keeps IRIs only."""
+    from pyshacl import Validator
+    from pyshacl.graph_abstraction import DataGraph
+    from pyshacl.shape import Shape
+
+    class OwnTargets(Shape):
+        __slots__ = ()  # Shape's layout: an instance's class can be swapped for this one
+
+        def focus_nodes(self, data_graph, debug=False):
+            return {node for node in super().focus_nodes(data_graph, debug=debug) if node in own}
+
+    validator = Validator(DataGraph.from_rdflib(data), shacl_graph=shape_graph, options={"inference": "none"})
+    for shape in validator.shacl_graph.shapes:  # this validation's own shape objects
+        if type(shape) is Shape:
+            shape.__class__ = OwnTargets
+    return validator.run()

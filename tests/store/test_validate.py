@@ -62,3 +62,49 @@ def test_blank_nodes_and_language_tags_come_through():
 
     assert isomorphic(ours, theirs)
     assert rdflib.Literal("chat", lang="fr") in set(ours.objects())
+
+
+SHAPES = """
+@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://x/> .
+ex:S a sh:NodeShape ; sh:targetClass ex:T ;
+    sh:property [ sh:path ex:p ; sh:minCount 1 ] ;
+    sh:property [ sh:path ex:link ; sh:or ( [ sh:class ex:A ] [ sh:class ex:B ] ) ] .
+"""
+
+DATA = """
+@prefix ex: <http://x/> .
+ex:own1 a ex:T .
+ex:own2 a ex:T ; ex:p 1 ; ex:link ex:other .
+ex:own3 a ex:T ; ex:p 1 ; ex:link ex:fine .
+[] a ex:T ; ex:note "a blank node of the graph, without ex:p" .
+ex:other a ex:T .
+ex:fine a ex:A .
+"""
+
+
+def test_shapes_target_the_graphs_own_nodes_and_still_check_what_they_link_to():
+    """The validation limited to a graph's own nodes (the linked ones are there for their
+    types) gives the results pyshacl gives for them over everything: a linked node's own
+    failures are not reported, but an own node's sh:or over it is still checked, and an own
+    blank node is a target too."""
+    import pyshacl
+
+    from kb.store.validate import _validate_own
+
+    data = rdflib.Graph().parse(data=DATA, format="turtle")
+    shapes = rdflib.Graph().parse(data=SHAPES, format="turtle")
+    ex = rdflib.Namespace("http://x/")
+    own = set(data.subjects()) - {ex.other, ex.fine}
+    sh = rdflib.Namespace("http://www.w3.org/ns/shacl#")
+
+    def failures(results):
+        return sorted((str(results.value(r, sh.focusNode)), str(results.value(r, sh.sourceConstraintComponent)))
+                      for r in results.subjects(rdflib.RDF.type, sh.ValidationResult))
+
+    _, everything, _ = pyshacl.validate(data, shacl_graph=shapes, inference="none")
+    conforms, limited, _ = _validate_own(data, shapes, own)
+    assert not conforms
+    expected = [f for f in failures(everything) if f[0] not in (str(ex.other), str(ex.fine))]
+    assert failures(limited) == expected
+    assert {f[0] for f in expected} >= {str(ex.own1), str(ex.own2)} and len({f[0] for f in expected}) == 3
+    assert (str(ex.own2), str(sh.OrConstraintComponent)) in expected
