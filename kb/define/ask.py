@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..store import queries
 from ..rdf.concepts import _norm
 from ..errors import NotFound
-from .common import NARROWED
+from .common import NARROWED, OPEN_QUALIFIERS
 from .questions import UNKNOWN, Question, parse
 from ..store.kind import bind_values
 
@@ -87,7 +87,6 @@ class Asker:
         self.store = store
         self._labels: Labels | None = None
         self._ontology = None
-        self._chosen: str | None = None  # the edition the last is-a question was answered from
 
     @property
     def labels(self) -> Labels:
@@ -178,22 +177,20 @@ class Asker:
         other = self.labels.resolve(question.other)
         if other is None:
             return self._unknown(question, f"no concept called {question.other!r} in the knowledge base")
-        found = self._is_a_between(question, concept, other, edition, seen={concept})
+        found, chosen = self._is_a_between(question, concept, other, edition, seen={concept})
         if found is None:
-            return self._unknown(question, f"no rule of {edition or self._chosen or 'any edition'} says whether "
+            return self._unknown(question, f"no rule of {edition or chosen or 'any edition'} says whether "
                                  f"{question.subject!r} is {question.other!r}")
         return found
 
     def _is_a_between(self, question: Question, concept: str, other: str, edition: str | None,
-                      seen: set[str]) -> dict | None:
+                      seen: set[str]) -> tuple[dict | None, str | None]:
         """Is ``concept`` an ``other``: the edition's statements about it, the kinds ``other`` lists,
         the ontology, and then the same through what the edition says ``concept`` is ("Trample is a
         static ability", and static and triggered abilities are disjoint: trample is not a triggered
-        ability), two steps at most. None when nothing settles it."""
+        ability), two steps at most; with the edition asked. None when nothing settles it."""
         other_key = other.rstrip("/").rsplit("/", 1)[-1]
         rows, chosen, sparql = self._statements(concept, edition, question.language, {"is-a", "not-a"})
-        if len(seen) == 1:
-            self._chosen = chosen
         relevant = [r for r in rows if r.get("value") == other_key]
         if not relevant:  # "is a token an object?": the kinds of the other concept
             kinds, kchosen, ksparql = self._statements(other, edition or chosen, question.language, {"kinds"})
@@ -207,11 +204,11 @@ class Asker:
                 where = {_where(r) for r in members}
                 answer = "yes" if "" in where else "only " + " or ".join(sorted(where))
                 return {"answer": answer, "edition": kchosen, "because": [self._sentence(r) for r in members],
-                        "rules": self._cited(members), "sparql": ksparql}
+                        "rules": self._cited(members), "sparql": ksparql}, chosen
             from_ontology = self._ontology_is_a(question, concept, other)
             if from_ontology:
-                return from_ontology
-            return self._through_what_it_is(question, rows, concept, other, edition or chosen, seen, sparql)
+                return from_ontology, chosen
+            return self._through_what_it_is(question, rows, concept, other, edition or chosen, seen, sparql), chosen
         yes = any(r["aspect"] == "is-a" and r["negated"] != "true" for r in relevant)
         no = any(r["aspect"] == "not-a" or r["negated"] == "true" for r in relevant)
         answer = {
@@ -224,7 +221,7 @@ class Asker:
         inferred = [r for r in relevant if r.get("inferred") == "true"]
         if inferred:
             answer["explanation"] = self._explain(inferred)
-        return answer
+        return answer, chosen
 
     def _through_what_it_is(self, question: Question, rows: list[dict], concept: str, other: str,
                             edition: str | None, seen: set[str], sparql: str) -> dict | None:
@@ -237,11 +234,12 @@ class Asker:
             broader = prefix + row["value"]
             if broader in seen or broader == other:
                 continue
-            found = self._is_a_between(question, broader, other, edition, seen | {broader})
+            found, _ = self._is_a_between(question, broader, other, edition, seen | {broader})
             if found and found["answer"] in ("yes", "no"):
+                cited = self._cited([row])
                 return {**found, "edition": found.get("edition") or row["edition"],
                         "because": [self._sentence(row)] + found["because"],
-                        "rules": self._cited([row]) + [r for r in found["rules"] if r not in self._cited([row])],
+                        "rules": cited + [r for r in found["rules"] if r not in cited],
                         "sparql": sparql if found.get("source") == "ontology" else found["sparql"]}
         return None
 
@@ -385,5 +383,4 @@ def _where(row: dict) -> str:
 
 
 # qualifiers of a kinds statement that do not restrict where its members are the concept
-_NOT_A_PLACE = {"normally", "usually", "some", "for-example", "including", "among-others", "also", "by-default",
-                NARROWED}
+_NOT_A_PLACE = OPEN_QUALIFIERS | {"by-default", NARROWED}

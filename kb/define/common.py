@@ -40,6 +40,9 @@ def _drop_parentheses(s: str) -> str:
 # ..."): the subject is one of the kinds, not their union (kb.reason.axioms: a subclass, not an
 # equivalence, so an action is not thereby a cost).
 NARROWED = "narrowed"
+# Qualifiers that leave a list open: the rules name some members, not all of them (kb.reason.axioms
+# reads such a list as subclasses of the concept; kb.define.ask as members wherever they are).
+OPEN_QUALIFIERS = frozenset({"normally", "usually", "some", "for-example", "including", "among-others", "also"})
 
 
 def _join(*qualifiers: str) -> str:

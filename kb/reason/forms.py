@@ -14,6 +14,7 @@ from rdflib import Graph, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
 
+from ..define.common import OPEN_QUALIFIERS  # noqa: F401 (the statements' vocabulary)
 from ..rdf.concepts import concept_key
 
 
@@ -24,8 +25,6 @@ AXIOMS_ONTOLOGY = URIRef("https://w3id.org/rulekb/axioms")
 ONTOLOGY_SOURCE = "ontology"
 
 ISA, NOTA, KINDS, MEMBERS, OWNER, CONTROLLER = "is-a", "not-a", "kinds", "members", "owner", "controller"
-# Qualifiers that leave a list open: the rules name some members, not all of them.
-OPEN_QUALIFIERS = {"normally", "usually", "some", "for-example", "including", "among-others", "also"}
 _ZONE_PREFIXES = ("on-the-", "in-the-", "on-", "in-", "into-the-")
 
 # ---------------------------------------------------------------- class expressions and axioms
