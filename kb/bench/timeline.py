@@ -1,7 +1,9 @@
 """``rulekb bench timeline``: the point-in-time queries on a built store, medians over runs.
 
 - ``rule-as-of`` (the named query, and :func:`kb.service.rule_as_of` with the resolver);
-- ``rules-changed-between`` over short and long windows (the 2009 restructure, a year, all);
+- ``rules-changed-between`` over short and long windows (the 2009 restructure, a year, all): the
+  named query, and the answer as ``rulekb changes`` and the web give it (from the build's page
+  data when it keeps the rows, else the same query);
 - the pages of the longest window as ``/api/changes`` serves it (kb.service.rules_changed_page:
   the counts per date, then the page's own dates): the slowest page and the median one;
 - a rule page's history from the stored wordings (``lineage-versions``) beside the
@@ -53,7 +55,10 @@ def _query(store, name: str, **params):
 
 
 def bench_timeline(store, repeat: int = 20) -> dict:
+    from .. import pages as page_data
+
     known = service.timeline(store)
+    data = page_data.for_store(store)
     load_before = os.getloadavg()
     cpu: dict[str, dict[str, float]] = {"as_of": {}, "between": {}, "ranges": {}, "per_edition": {}}
     as_of = {f"{n}@{d}": _median_ms(_query(store, "rule-as-of", number=n, date=d, lang="en"), repeat,
@@ -64,6 +69,10 @@ def bench_timeline(store, repeat: int = 20) -> dict:
     rows = {f"{a}..{b}": len(service.rules_changed_between(store, a, b, "en")) for a, b in WINDOWS}
     between = {f"{a}..{b}": _median_ms(_query(store, "rules-changed-between", **{"from": a, "to": b, "lang": "en"}),
                                        max(3, repeat // 4), cpu["between"], f"{a}..{b}") for a, b in WINDOWS}
+    cpu["between_answer"] = {}  # as `rulekb changes` and the web answer: from the page data when the build kept it
+    between_answer = {f"{a}..{b}": _median_ms(lambda a=a, b=b: service.rules_changed_between(store, a, b, "en"),
+                                              max(3, repeat // 4), cpu["between_answer"], f"{a}..{b}")
+                      for a, b in WINDOWS}
     start, end = WINDOWS[-1]
     pages, after = {}, None
     cpu["pages"] = {}
@@ -75,9 +84,6 @@ def bench_timeline(store, repeat: int = 20) -> dict:
         if page["next"] is None:
             break
         after = page["next"]
-    from .. import pages as page_data
-
-    data = page_data.for_store(store)
     ranges, per_edition, from_pages = {}, {}, {}
     cpu["page_data"] = {}
     for e, n in HISTORY:  # the two side by side, rule by rule: the same load for both
@@ -100,6 +106,10 @@ def bench_timeline(store, repeat: int = 20) -> dict:
         "rule_as_of_service_median_ms": statistics.median(as_of_service.values()),
         "rules_changed_between_ms": between, "rules_changed_between_rows": rows,
         "rules_changed_between_max_ms": max(between.values()),
+        "rules_changed_between_answer_ms": between_answer,
+        "rules_changed_between_answer_max_ms": max(between_answer.values()),
+        "rules_changed_between_answer_cpu_max_ms": max(cpu["between_answer"].values()),
+        "rules_changed_between_from_page_data": bool(data is not None and data.has_changes),
         "history_from_ranges_ms": ranges, "history_from_ranges_median_ms": statistics.median(ranges.values()),
         "history_per_edition_ms": per_edition, "history_per_edition_median_ms": statistics.median(per_edition.values()),
         "history_ratio": statistics.median(per_edition.values()) / max(statistics.median(ranges.values()), 1e-9),

@@ -160,6 +160,11 @@ def bench_timeline_command(
         f"({figures['rules_changed_between_cpu_max_ms']:.1f} ms CPU)")
     for key, ms in figures["rules_changed_between_ms"].items():
         say(f"  {key:24} {ms:7.1f} ms  ({cpu['between'][key]:.1f} ms CPU)  {figures['rules_changed_between_rows'][key]:,} rows")
+    source = "the build's page data" if figures["rules_changed_between_from_page_data"] else "the named query: no page data"
+    say(f"rules-changed-between as `rulekb changes` and the web answer ({source}), slowest window: "
+        f"{figures['rules_changed_between_answer_max_ms']:.1f} ms ({figures['rules_changed_between_answer_cpu_max_ms']:.1f} ms CPU)")
+    for key, ms in figures["rules_changed_between_answer_ms"].items():
+        say(f"  {key:24} {ms:7.1f} ms  ({cpu['between_answer'][key]:.1f} ms CPU)")
     say(f"/api/changes pages of {list(figures['rules_changed_between_ms'])[-1]} ({figures['changes_pages']} pages): slowest "
         f"{figures['changes_page_max_ms']:.1f} ms ({figures['changes_page_cpu_max_ms']:.1f} ms CPU), median "
         f"{figures['changes_page_median_ms']:.1f} ms ({figures['changes_page_cpu_median_ms']:.1f} ms CPU)")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ..store import queries
+from . import changes
 
 # the rule page's named queries answered per lineage: (edition, number) -> ?rule -> ?lineage,
 # and nothing else of ?rule after that anchor
@@ -63,7 +64,7 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     for key, lineage in sorted(single.items()):
         representative.setdefault(lineage, key)
     if total is not None:
-        total(1 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))
+        total(2 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.unlink(missing_ok=True)
     db = sqlite3.connect(partial)
@@ -92,6 +93,10 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
                                 for lineage in chunk])
                 if progress is not None:
                     progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
+        changed = changes.write(db, store)
+        db.execute("INSERT INTO meta VALUES (?, ?)", (changes.digest_key(), _digest(queries.get(changes.QUERY).text)))
+        if progress is not None:
+            progress(f"pages {changes.QUERY} {changed} rows")
         db.commit()
     except BaseException:
         db.close()
@@ -139,6 +144,8 @@ class PageData:
         # only the queries whose text is still the one the rows came from
         self.answers = {name for name in LINEAGE_QUERIES
                         if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
+        # the rows of rules-changed-between, if written for the query's text of today
+        self.has_changes = meta.get(changes.digest_key()) == _digest(queries.get(changes.QUERY).text)
 
     def rows(self, name: str, edition: str, number: str) -> list[dict] | None:
         """The rows ``name`` gives for (edition, number), or None: ask the store."""
@@ -154,6 +161,20 @@ class PageData:
             row = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
                                    (found[0], name)).fetchone()
         return json.loads(row[0]) if row is not None else None
+
+    def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
+        """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""
+        if not self.has_changes:
+            return None
+        with self._lock:
+            return changes.window(self._db, first, last, language)
+
+    def changes_per_date(self, first: str, last: str, language: str | None) -> list[dict] | None:
+        """The rows ``changes-per-date`` gives for (first, last], or None: ask the store."""
+        if not self.has_changes:
+            return None
+        with self._lock:
+            return changes.per_date(self._db, first, last, language)
 
     def close(self) -> None:
         with self._lock:

@@ -1,7 +1,8 @@
 """Point-in-time answers from the stored wordings (:mod:`.wordings`): a rule as in force on a
-date, the rules changed between two dates, a rule's wordings. Named queries only
+date, the rules changed between two dates, a rule's wordings. Named queries
 (``rule-as-of``, ``rules-changed-between``, ``changes-per-date``, ``lineage-versions``, ``number-in-force``,
-``edition-graphs``)."""
+``edition-graphs``); the rows of ``rules-changed-between`` come from the build's page data when it
+keeps them (the same rows, written by the build from the query)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,15 @@ def _run(store, name: str, **params):
     from ..store.queries import run  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
     return run(store, name, **{k: v for k, v in params.items() if v is not None})
+
+
+def _page_data(store):
+    """The build's page data (kb.pages), which keeps the rows of rules-changed-between for
+    every date (a long window costs Oxigraph over a second, the file a few ms); None: ask
+    the store (a remote store, a build without it)."""
+    from ..pages import for_store
+
+    return for_store(store)
 
 
 def timeline(store) -> Timeline:
@@ -103,7 +113,10 @@ def rules_changed_between(store, start: str, end: str, language: str | None = No
     """Every wording that came into force in (start, end], and every rule removed or merged
     then: ``[{"date","edition","kind","number","previous_number","detail","lineage"}]``."""
     first, last = _window(start, end, today)
-    rows = _run(store, "rules-changed-between", **{"from": first, "to": last, "lang": language})
+    kept = _page_data(store)
+    rows = kept.changes(first, last, language) if kept is not None else None
+    if rows is None:
+        rows = _run(store, "rules-changed-between", **{"from": first, "to": last, "lang": language})
     return [{"date": r["date"], "edition": r["edition"], "kind": r["kind"], "number": r["number"],
              "previous_number": r.get("previous_number"), "detail": r.get("detail"),
              "lineage": r["lineage"], "wording": r["wording"]} for r in rows]
@@ -129,8 +142,11 @@ def changes_page(store, start: str, end: str, language: str | None = None, *, li
         after = parse_date(after, today)
         if not first <= after < last:
             raise KBError(f"after {after} is not in the window from {first} to {last}: give the next value of a page")
-    counts = [(r["date"], int(r["changes"]))
-              for r in _run(store, "changes-per-date", **{"from": first, "to": last, "lang": language})]
+    kept = _page_data(store)
+    per_date = kept.changes_per_date(first, last, language) if kept is not None else None
+    if per_date is None:
+        per_date = _run(store, "changes-per-date", **{"from": first, "to": last, "lang": language})
+    counts = [(r["date"], int(r["changes"])) for r in per_date]
     left = [(date, n) for date, n in counts if after is None or date > after]
     taken, size = 0, 0
     for _, n in left:

@@ -348,3 +348,52 @@ def test_a_rule_removed_says_when_and_where(timeline_kb):
         service.rule_as_of(store, number, "2010-03-01")
     text = run_cli("as-of", number, "2009-12-01", "--store", str(timeline_kb[1]))
     assert text.returncode == 0 and "removed in en/2010-02-01" in text.stdout
+
+
+def test_the_page_data_keeps_the_rows_of_rules_changed_between(timeline_kb, monkeypatch):
+    """`rulekb changes` and the web read a window's rows from the build's page data (a long
+    window costs Oxigraph over a second): the query's own rows, in its order, for any window,
+    and the same answers with the page data gone."""
+    from kb.pages import for_store
+    from kb.timeline import answers
+
+    store, _ = timeline_kb
+    data = for_store(store)
+    assert data is not None and data.has_changes
+    dates = [r["date"] for r in service.run(store, "changes-per-date", **{"from": "0000-01-01", "to": "9999-12-31"})]
+    windows = [("1999-01-01", "2026-12-01"), (dates[0], dates[-1]), (dates[1], dates[1]), (dates[0], dates[2]),
+               ("2009-07-10", "2010-12-31")]
+    for start, end in windows:
+        for lang in (None, "en", "fr"):
+            params = {"from": start, "to": end, **({"lang": lang} if lang else {})}
+            assert data.changes(start, end, lang) == service.run(store, "rules-changed-between", **params)
+            assert data.changes_per_date(start, end, lang) == service.run(store, "changes-per-date", **params)
+    kept = service.rules_changed_between(store, "1999-01-01", "2026-12-01")
+    page = service.rules_changed_page(store, "1999-01-01", "2026-12-01", limit=40)
+    assert kept and len(kept) > 40
+    monkeypatch.setattr(answers, "_page_data", lambda store: None)
+    assert service.rules_changed_between(store, "1999-01-01", "2026-12-01") == kept
+    assert service.rules_changed_page(store, "1999-01-01", "2026-12-01", limit=40) == page
+
+
+def test_page_data_rows_of_another_query_text_are_not_used(timeline_kb, monkeypatch):
+    from kb.pages import PageData, companion
+    from kb.store import queries
+
+    store, _ = timeline_kb
+    real = queries.get
+
+    def changed(name):
+        found = real(name)
+        if name == "rules-changed-between":
+            from dataclasses import replace
+
+            return replace(found, body=found.body + "\n# changed\n")
+        return found
+
+    monkeypatch.setattr(queries, "get", changed)
+    data = PageData(companion(store.data_dir()))
+    try:
+        assert not data.has_changes and data.changes("1999-01-01", "2026-12-01", None) is None
+    finally:
+        data.close()
