@@ -158,6 +158,7 @@ def test_build_add_gives_the_store_a_full_build_gives(fixtures, tmp_path):
     assert added["search"]["added"] >= 3 and added["search"]["extended"] >= 10  # the edition is in the index
     assert not any("search index" in item for item in added["not_redone"])
     assert _index(tmp_path / "kb") == _index(tmp_path / "full")  # the same documents a full build indexes
+    _same_page_data(EmbeddedStore(tmp_path / "kb"), EmbeddedStore(tmp_path / "full"), added)
     found = run_cli("search", "golden gadget", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"),
                     "--format", "json")
     assert found.returncode == 0 and "101.3" in found.stdout, found.stdout + found.stderr
@@ -181,3 +182,20 @@ def test_build_add_refuses_what_it_cannot_append_and_leaves_the_kb_as_it_was(fix
     empty = run_cli("build", "--add", str(fixtures / "invented-cr-2030-05-05.txt"), "--store", str(tmp_path / "none"))
     assert empty.returncode == 2 and "build it first" in empty.stderr
     assert (kb_dir / "current").resolve() == before
+
+
+def _same_page_data(added_to: EmbeddedStore, full: EmbeddedStore, report: dict) -> None:
+    """--add writes the page data of the build it swaps in, and it holds what a full build's does."""
+    from kb.pages import LINEAGE_QUERIES, companion, for_store
+    from kb.service import run
+
+    assert report["pages"]["file"] == str(companion(added_to.data_dir()))
+    keys = [(r["edition"], r["number"]) for r in run(full, "page-lineages")]
+
+    def kept(store):  # (one build's page data is open at a time in a process: read each whole)
+        data = for_store(store)
+        assert data is not None and data.has_changes
+        return (data.changes("0000-01-01", "9999-12-31", None),
+                {name: [data.rows(name, e, n) for e, n in keys] for name in LINEAGE_QUERIES})
+
+    assert kept(added_to) == kept(full)
