@@ -203,3 +203,28 @@ def test_what_is_not_provably_cheap_goes_to_a_worker(fixture_kb):
         assert _get(root, POINT, update="CLEAR ALL")[0] == 403
         both = http(f"{root}sparql?{urllib.parse.urlencode([('query', POINT), ('query', POINT)])}")
         assert both[0] == 400
+
+
+def test_a_lookup_follows_a_rebuild(tmp_path):
+    """What is kept per build (whether a text is bounded) starts afresh on a new build."""
+    import time
+    from pathlib import Path
+
+    from kb.build import build
+    from kb.store.embedded import EmbeddedStore
+
+    fixtures = Path(__file__).parents[1] / "fixtures"
+    store = EmbeddedStore(tmp_path / "store")
+    build([str(fixtures / "invented-cr-2030-05-05.txt")], store, reasoner="none")
+    new_rule = "<http://localhost:8000/edition/en/2031-01-01/rule/100.1>"
+    ask, old = RK + f"ASK {{ {new_rule} a rk:Rule }}", RK + f"ASK {{ {RULE} a rk:Rule }}"
+    app = create_app(store, timeout=10)
+    with WebServer(app) as root:
+        assert json.loads(_get(root, ask)[2])["boolean"] is False
+        assert json.loads(_get(root, old)[2])["boolean"] is True
+        build([str(fixtures / "web" / "invented-hostile-2031-01-01.html")], EmbeddedStore(tmp_path / "store"),
+              reasoner="none")
+        time.sleep(EmbeddedStore.FOLLOW_EVERY + 0.2)
+        assert json.loads(_get(root, ask)[2])["boolean"] is True
+        assert json.loads(_get(root, old)[2])["boolean"] is False
+        assert _pool(app).pids() == []  # all of it answered in the server
