@@ -295,12 +295,16 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
                     if warmup:
                         run_wrk(server.root, paths, scenario.accept, workdir, duration=warmup, threads=threads,
                                 connections=scenario.connections or connections)
-                    before = server.rss_mb()
+                    before, cpu_before = server.rss_mb(), server.cpu_seconds()
                     row = run_wrk(server.root, paths, scenario.accept, workdir,
                                   duration=scenario.duration or duration, threads=threads,
                                   connections=scenario.connections or connections)
+                    # CPU per request of the server's processes: what a request costs, whatever
+                    # share of the cores the server got on a busy machine (wrk's own CPU not counted)
+                    cpu = server.cpu_seconds() - cpu_before
                     row.update(scenario=scenario.name, server=server.name, urls=len(paths),
-                               rss_mb_before=round(before, 1), rss_mb_after=round(server.rss_mb(), 1))
+                               rss_mb_before=round(before, 1), rss_mb_after=round(server.rss_mb(), 1),
+                               cpu_ms_per_request=round(cpu * 1000 / row["requests"], 3) if row["requests"] else None)
                     figures["rows"].append(row)
             for server in servers:
                 figures["servers"][server.name]["rss_mb_end"] = round(server.rss_mb(), 1)
@@ -323,6 +327,10 @@ def _judge(figures: dict, scenarios: list[Scenario]) -> None:
             continue
         row["ratios"] = {name: round(rows[row["scenario"]]["req_per_s"] / row["req_per_s"], 2)
                          for name, rows in ours.items() if row["scenario"] in rows}
+        # the peer's CPU per request over ours (1.0: as cheap; 0.5: ours costs twice the CPU)
+        row["cpu_ratios"] = {name: round(row["cpu_ms_per_request"] / rows[row["scenario"]]["cpu_ms_per_request"], 2)
+                             for name, rows in ours.items() if row["scenario"] in rows
+                             and row["cpu_ms_per_request"] and rows[row["scenario"]]["cpu_ms_per_request"]}
     targets = []
     factor, slack = RSS_GROWTH_LIMIT
     for name, rows in ours.items():

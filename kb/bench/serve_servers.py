@@ -75,6 +75,18 @@ def rss_mb(pid: int) -> float:
     return total_kb / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` and its descendants (those alive now)."""
+    ticks = 0
+    for p in tree_pids(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def loaded_libraries(pid: int) -> set[str]:
     """Which of uvloop / httptools the server's processes have loaded (uvicorn's 'auto' picks)."""
     found = set()
@@ -101,6 +113,9 @@ class Server:
 
     def rss_mb(self) -> float:
         return rss_mb(self.pid)
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds(self.pid)
 
     def stop(self) -> None:
         if self.process.poll() is None:

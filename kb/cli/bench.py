@@ -329,12 +329,16 @@ def _print_serve_figures(figures: dict) -> None:
         f"the cores with the server; rulekb serve --workers {figures['workers']} --cache {figures['cache']} "
         f"--query-workers {figures['query_workers']}", highlight=False, markup=False)
     ours = sorted({r["server"] for r in figures["rows"] if r["server"].startswith("rulekb")})
-    table = Table("scenario", "server", "req/s", "p50 ms", "p99 ms", "errors", *(f"{n} / peer" for n in ours), "RSS MB")
+    table = Table("scenario", "server", "req/s", "p50 ms", "p99 ms", "errors", *(f"{n} / peer" for n in ours),
+                  "CPU ms/req", *(f"CPU peer / {n}" for n in ours), "RSS MB")
     for row in figures["rows"]:
-        ratios = row.get("ratios", {})
+        ratios, cpu_ratios = row.get("ratios", {}), row.get("cpu_ratios", {})
+        cpu = row.get("cpu_ms_per_request")
         table.add_row(row["scenario"], row["server"], f"{row['req_per_s']:,.0f}", f"{row['p50_ms']:.2f}",
                       f"{row['p99_ms']:.2f}", str(row["errors"]),
                       *(f"x{ratios[n]:,.2f}" if n in ratios else "" for n in ours),
+                      f"{cpu:.3f}" if cpu is not None else "",
+                      *(f"x{cpu_ratios[n]:,.2f}" if n in cpu_ratios else "" for n in ours),
                       f"{row['rss_mb_before']:.0f} -> {row['rss_mb_after']:.0f}")
     Console(width=max(stdout.width, 130)).print(table)  # as wide as its rows, even in a pipe
     for name, server in figures["servers"].items():

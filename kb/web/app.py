@@ -31,6 +31,7 @@ from . import api, compare_pages, editor, errors, pages, resources, timeline_pag
 from .context import Limits, WebContext
 from .headers import SecurityHeaders
 from .sparql import SparqlEndpoint
+from .sparql_fast import FastLookups
 
 
 def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, timeout: float = 30.0,
@@ -56,7 +57,12 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
     handlers = {KBError: errors.handle, errors.WebError: errors.handle, HTTPException: errors.handle,
                 Exception: errors.handle}
     # every response, errors included, carries the security headers (kb.web.headers)
-    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)])
+    # (FastLookups, first, sends them itself)
+    middleware = [Middleware(SecurityHeaders)]
+    if store.local_root is not None:  # bounded lookups answered here, not by a query worker (kb.web.sparql_fast)
+        middleware.insert(0, Middleware(FastLookups, store=store, base_iri=ctx.base, max_rows=max_rows,
+                                        max_body=max_body))
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.ctx = ctx
     app.state.store = store
     app.state.limits = limits

@@ -126,6 +126,18 @@ class _Worker:
 _WARNED = False
 
 
+def _said_ready(worker: _Worker) -> bool:
+    """Whether a worker's "ready" has come (read now, without waiting). A worker made ready
+    only by run() would otherwise send every request it is picked for through a thread."""
+    try:
+        if not worker.conn.poll(0):
+            return False
+        worker.wait_ready()
+    except (WorkerGone, EOFError, OSError):
+        return False  # it died starting: run() finds it so and replaces it
+    return True
+
+
 class _Frame:
     """One answer read from a worker's socket as the event loop sees it readable, in the
     framing of multiprocessing.connection (a 4-byte big-endian length, or -1 and an 8-byte
@@ -237,8 +249,8 @@ class QueryPool:
             worker = self._idle.get_nowait()
         except queue.Empty:
             worker = None
-        if worker is not None and not worker.ready:
-            self._idle.put(worker)
+        if worker is not None and not worker.ready and not _said_ready(worker):
+            self._idle.put(worker)  # still starting: run() waits for it in a thread
             worker = None
         if worker is None:
             import anyio

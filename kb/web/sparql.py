@@ -24,6 +24,9 @@
   cannot cancel a query) that check the deadline between rows, and a worker
   still busy at the deadline (a sort, a COUNT over a cross join...) is killed
   and replaced: 503, and the CPU is free again.
+- A bounded lookup (constant-subject triple patterns whose quad counts keep every
+  join small, :mod:`kb.web.sparql_fast`) is answered by ``GET`` in the server
+  process, before this route: it cannot run long, so it needs no worker.
 - No query: the SPARQL service description (``sd:Service``).
 
 A remote store (:class:`kb.store.remote.RemoteStore`) is asked for SPARQL JSON or

@@ -32,7 +32,7 @@ def test_bench_serve_prints_each_scenario_with_throughput_latency_and_targets(fi
             row = ours[(scenario, server)]
             assert row["requests"] > 0, row
             assert row["errors"] == 0, row
-            assert set(row) >= {"req_per_s", "p50_ms", "p99_ms", "rss_mb_before", "rss_mb_after"}
+            assert set(row) >= {"req_per_s", "p50_ms", "p99_ms", "rss_mb_before", "rss_mb_after", "cpu_ms_per_request"}
     assert figures["answers_differ"] == {}
     assert {t["target"].split(" ")[0] for t in figures["targets"]} >= {"rule", "sparql", "zero", "memory"}
     # the peers run when installed, on the SPARQL scenarios only, with ratios against ours
@@ -40,6 +40,7 @@ def test_bench_serve_prints_each_scenario_with_throughput_latency_and_targets(fi
         if not row["server"].startswith("rulekb"):
             assert row["scenario"].startswith("sparql")
             assert set(row["ratios"]) == {"rulekb", "rulekb no-cache"}
+            assert set(row["cpu_ratios"]) <= {"rulekb", "rulekb no-cache"}
 
 
 def test_bench_serve_text_output_is_a_table_with_targets_met_or_missed(fixture_kb, wrk):
