@@ -114,6 +114,7 @@ def build(sources: list[str], store, base: str | None = None,
     started = time.perf_counter()
     stages = Stages(reporter, progress)
     mint = Minter.for_base(base)
+    _reasoner(reasoner)  # a bad choice fails now, not after the stages that run beside the reasoner
     report = BuildReport(store=store.location)
     with stages.stage("parse", total=_document_count(sources)) as stage:
         parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"),
@@ -136,32 +137,40 @@ def build(sources: list[str], store, base: str | None = None,
             stage.advance(f"definitions {edition.id}")
     report.statements = sum(len(found) for found in statements.values())
     terms = {key: concept.denotes[0] for key, concept in concepts.items() if concept.denotes}
-    with stages.stage("reason") as stage:
-        results, report.reasoning = reason(statements, terms, reasoner, stages.callback_for(stage),
-                                           on_total=stage.set_total)
-    report.concepts = len(concepts)
-    matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
-    concept_iri = {key: mint.concept(key) for key in concepts}
-    started_chain = time.perf_counter()
-    complete = [e for e in editions if not e.partial]
-    with stages.stage("align", total=len(complete) - len({e.language for e in complete})) as stage:
-        chained, report.lineage_cached = chain(editions, stages.callback_for(stage))
-    report.lineages, report.changes = len(chained), change_count(chained)
-    report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
-    pairs = [(a.old, a.new) for a in chained.alignments]
-    with stages.stage("meanings", total=len(pairs)) as stage:
-        meanings = meaning_changes.consecutive({e.id: e for e in editions}, pairs, stages.callback_for(stage),
-                                               workers=_workers())
-    report.meaning_changes = sum(len(items) for _, _, items in meanings)
-    texts = {e.id: _texts(e) for e in editions if not e.partial}
-    dates = {e.id: e.effective_date for e in editions}
-    report.wordings = wording_count(chained, texts)
-    stated = mention_coverage(chained, texts, matchers)  # mentions stated once per wording (kb.rdf.mentions)
-    with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
-        translated, report.translations = translations(editions, chained, stages.callback_for(stage))
-    with stages.stage("consistency", total=len(editions)) as stage:
-        consistent, report.consistency = consistency_store.for_build(editions, statements, results,
-                                                                     stages.callback_for(stage))
+    # the reasoner (its worker processes and JVMs) runs while this thread aligns, compares
+    # and checks: none of that needs its results but the consistency's verdict, folded in last
+    reasoning = _Background(lambda cancelled: _reason_stage(stages, statements, terms, reasoner, cancelled))
+    try:
+        report.concepts = len(concepts)
+        matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
+        concept_iri = {key: mint.concept(key) for key in concepts}
+        started_chain = time.perf_counter()
+        complete = [e for e in editions if not e.partial]
+        with stages.stage("align", total=len(complete) - len({e.language for e in complete})) as stage:
+            chained, report.lineage_cached = chain(editions, stages.callback_for(stage))
+        report.lineages, report.changes = len(chained), change_count(chained)
+        report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
+        pairs = [(a.old, a.new) for a in chained.alignments]
+        with stages.stage("meanings", total=len(pairs)) as stage:
+            meanings = _meanings({e.id: e for e in editions}, pairs, stage)
+        report.meaning_changes = sum(len(items) for _, _, items in meanings)
+        texts = {e.id: _texts(e) for e in editions if not e.partial}
+        dates = {e.id: e.effective_date for e in editions}
+        report.wordings = wording_count(chained, texts)
+        stated = mention_coverage(chained, texts, matchers)  # mentions stated once per wording (kb.rdf.mentions)
+        with stages.stage("translations", total=sum(1 for e in editions if e.language == "fr" and e.rules)) as stage:
+            translated, report.translations = translations(editions, chained, stages.callback_for(stage))
+        with stages.stage("consistency", total=len(editions)) as stage:
+            started_checks = time.perf_counter()
+            checked, cached = consistency_store.without_reasoner(editions, statements, stages.callback_for(stage),
+                                                                 workers=_workers())
+            if not reasoning.done():
+                stage.advance("waiting for the reasoner", step=0)
+            results, report.reasoning = reasoning.result()
+            consistent, report.consistency = consistency_store.with_reasoner(editions, checked, results, cached,
+                                                                             started_checks)
+    finally:
+        reasoning.cancel()  # a failure above stops the reasoner at its next set (and waits for it)
 
     parts = _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
                         meanings, translated, consistent, mint, stated)
@@ -186,10 +195,71 @@ def build(sources: list[str], store, base: str | None = None,
     with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
         report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total)
     report.seconds = time.perf_counter() - started
-    report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)
+    report.stages, report.stage_cpu = _in_order(stages.seconds), _in_order(stages.cpu)
     report.load_average = _load_average()
     report.store_bytes = store.size_bytes()
     return report
+
+
+STAGE_ORDER = ("parse", "definitions", "reason", "align", "meanings", "translations", "consistency", "load", "store",
+               "index", "pages")
+
+
+def _in_order(figures: dict) -> dict:
+    """A stage's figures in the order of the stages (the reasoner's overlap others and may end after them)."""
+    return {name: figures[name] for name in sorted(figures, key=lambda n: (STAGE_ORDER + (n,)).index(n))}
+
+
+class _Cancelled(Exception):
+    """The build failed elsewhere: the reasoner stops at its next set."""
+
+
+class _Background:
+    """``task(cancelled)`` in a thread of this process, started now; :meth:`result` waits
+    for its value (or raises what it raised). The reasoner's own work is in its worker
+    processes: the thread mostly waits for them, so it costs the main thread little."""
+
+    def __init__(self, task: Callable):
+        import threading
+
+        self.cancelled = threading.Event()
+        self._value: tuple | None = None
+        self._thread = threading.Thread(target=self._run, args=(task,), name="rulekb-reason", daemon=True)
+        self._thread.start()
+
+    def _run(self, task: Callable) -> None:
+        try:
+            self._value = (True, task(self.cancelled))
+        except BaseException as error:  # noqa: BLE001 -- raised again by result()
+            self._value = (False, error)
+
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def result(self):
+        self._thread.join()
+        ok, value = self._value  # type: ignore[misc]
+        if not ok:
+            raise value
+        return value
+
+    def cancel(self) -> None:
+        if self._thread.is_alive():
+            self.cancelled.set()
+        self._thread.join()
+
+
+def _reason_stage(stages: Stages, statements: dict, terms: dict, reasoner: str, cancelled) -> tuple[dict, dict]:
+    """The reason stage (:func:`reason`), stopped between two sets once ``cancelled`` is set."""
+    with stages.stage("reason") as stage:
+        step = stages.callback_for(stage)
+
+        def progress(message: str) -> None:
+            if cancelled.is_set():
+                raise _Cancelled(message)
+            step(message)
+
+        return reason(statements, terms, reasoner, progress, on_total=stage.set_total)
 
 
 def _load_average() -> list[float]:
@@ -199,6 +269,23 @@ def _load_average() -> list[float]:
         return [round(x, 2) for x in os.getloadavg()]
     except OSError:
         return []
+
+
+def _meanings(by_id: dict[str, Edition], pairs: list[tuple[str, str]], stage) -> list:
+    """:func:`kb.rdf.meaning_changes.consecutive` of ``pairs`` in runs of a few pairs, computed
+    by forked workers (kb.parallel), which inherit the editions: handing each pair's two
+    editions to a worker by pickle cost more CPU than comparing them (31 s against 19 s for
+    the corpus's 126 pairs). Each run is read from the cache or computed and cached as before."""
+    from .parallel import fork_map
+
+    size = 6
+    runs = [pairs[start:start + size] for start in range(0, len(pairs), size)]
+    found: list = []
+    for run, items in zip(runs, fork_map(lambda index: meaning_changes.consecutive(by_id, runs[index]),
+                                         len(runs), _workers())):
+        found += items
+        stage.advance(f"compare {run[-1][0]} -> {run[-1][1]}", step=len(run))
+    return found
 
 
 def _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
@@ -323,18 +410,11 @@ def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
     """Every edition's statements through the reasoner: the results by edition and a
     summary for the report. "auto" is HermiT when Java runs, else owlrl (said in the
     summary, so a build without Java is never mistaken for a HermiT one)."""
-    from .reason import infer, backends as reasoning
+    from .reason import infer
 
-    if reasoner not in REASONERS:
-        raise BuildError(f"unknown reasoner {reasoner!r} (choose from {', '.join(REASONERS)})")
+    reasoner, note = _reasoner(reasoner)
     if reasoner == "none":
         return {}, {"reasoner": "none"}
-    note = ""
-    if reasoner == "auto":
-        reasoner = "hermit" if reasoning.java_available() else "owlrl"
-        note = "" if reasoner == "hermit" else "no usable Java: OWL 2 RL (owlrl) instead of HermiT"
-    elif reasoner == "hermit" and not reasoning.java_available():
-        raise BuildError(reasoning.HERMIT_NEEDS_JAVA)
     started = time.perf_counter()
     results = infer.reason_all(statements, terms, reasoner=reasoner, crosscheck=False,
                                progress=(lambda m: progress(m)) if progress else None, on_total=on_total)
@@ -350,6 +430,21 @@ def reason(statements: dict[str, list], terms: dict[str, str], reasoner: str,
     if note:
         summary["note"] = note
     return results, summary
+
+
+def _reasoner(reasoner: str) -> tuple[str, str]:
+    """The reasoner a build uses ("auto" decided), and a note when it is not the one asked for;
+    a bad choice raises (before any work)."""
+    from .reason import backends as reasoning
+
+    if reasoner not in REASONERS:
+        raise BuildError(f"unknown reasoner {reasoner!r} (choose from {', '.join(REASONERS)})")
+    if reasoner == "auto":
+        reasoner = "hermit" if reasoning.java_available() else "owlrl"
+        return reasoner, "" if reasoner == "hermit" else "no usable Java: OWL 2 RL (owlrl) instead of HermiT"
+    if reasoner == "hermit" and not reasoning.java_available():
+        raise BuildError(reasoning.HERMIT_NEEDS_JAVA)
+    return reasoner, ""
 
 
 def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_iri: dict) -> Iterator[ox.Quad]:

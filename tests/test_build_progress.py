@@ -25,7 +25,11 @@ def test_a_build_whose_stderr_is_not_a_terminal_prints_a_line_per_stage(fixtures
     assert result.returncode == 0, result.stderr
     # a stage's end (on a loaded machine a stage may also print heartbeats: "reason 0/1 … 10.2 s")
     lines = [line for line in result.stderr.splitlines() if line.startswith("rulekb build: ") and " done in " in line]
-    assert [line.split()[2] for line in lines] == list(STAGES)
+    ended = [line.split()[2] for line in lines]
+    assert sorted(ended) == sorted(STAGES)
+    # the reasoner runs beside align .. consistency (which waits for it): only it may end out of order
+    assert [name for name in ended if name != "reason"] == [name for name in STAGES if name != "reason"]
+    assert ended.index("definitions") < ended.index("reason") < ended.index("consistency")
     assert all(re.fullmatch(r"rulekb build: \w+ \d+/\d+ done in \d+\.\d s", line) for line in lines), lines
     assert "rulekb build: parse 1/1 done in" in result.stderr and "rulekb build: load 1/1 done in" in result.stderr
 
@@ -44,6 +48,28 @@ def test_a_long_stage_gets_a_line_at_least_every_period():
     reporter.close()
     assert re.search(r"^x: reason 1/3 set 1 … \d+\.\d s$", heard[0], re.M), heard[0]
     assert out.getvalue().splitlines()[-1].startswith("x: reason 3/3 done in")
+
+
+def test_stages_that_overlap_each_get_their_lines():
+    out = io.StringIO()
+    reporter = LineReporter(out, prefix="x: ", every=0.05)
+    stages = Stages(reporter)
+    with stages.stage("reason", total=2) as reason:
+        reason.advance("set 1")
+        with stages.stage("align", total=3) as align:
+            align.advance("pair 1")
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not (re.search(r"^x: reason 1/2 set 1 … ", out.getvalue(), re.M)
+                                                       and re.search(r"^x: align 1/3 pair 1 … ", out.getvalue(), re.M)):
+                time.sleep(0.01)
+        text = out.getvalue()
+    reporter.close()
+    # both running stages show where they are, each with its own count
+    assert re.search(r"^x: reason 1/2 set 1 … \d+\.\d s$", text, re.M), text
+    assert re.search(r"^x: align 1/3 pair 1 … \d+\.\d s$", text, re.M), text
+    assert "x: align 3/3 done in" in text
+    assert out.getvalue().splitlines()[-1].startswith("x: reason 2/2 done in")
+    assert tuple(stages.seconds) == ("align", "reason")
 
 
 def test_the_old_progress_callback_still_hears_every_step(fixtures, tmp_path):

@@ -10,9 +10,10 @@ as ``rk:ConsistencyFinding`` in the graph ``graph/consistency``::
         rk:findingData "{...the JSON item...}" .
 
 The cache (``$RULEKB_CACHE/consistency``) is keyed by a digest of the edition (its
-texts, its warnings, the printed numbers), of the reasoner's verdict on it and of the
-code (kb.consistency, kb.compare, kb.define): a rebuild from the same texts reads
-every edition's findings back.
+texts, its warnings, the printed numbers) and of the code (kb.consistency, kb.compare,
+kb.define): a rebuild from the same texts reads every edition's findings back. It holds
+the findings without the reasoner's, so a build computes them while it reasons; the
+reasoner's verdict (one finding at most, cheap) is folded in afterwards.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from importlib import resources
+from pathlib import Path
 
 import pyoxigraph as ox
 from rdflib.namespace import RDF, RDFS
@@ -31,6 +33,8 @@ from kb.json_cache import cache_folder, write_json
 from kb.rdf.vocab import RK
 
 from . import check, notes, to_json
+from .model import Finding
+from .reasoner import check as reasoner_findings
 
 GRAPH_NAME = "consistency"
 KEEP = 1000  # cached editions kept (a corpus has about 160)
@@ -42,32 +46,67 @@ C = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
 
 
 def for_build(editions, statements: dict, results: dict,
-              progress: Callable[[str], None] | None = None) -> tuple[list[dict], dict]:
+              progress: Callable[[str], None] | None = None, workers: int = 1) -> tuple[list[dict], dict]:
     """The ``rulekb consistency`` JSON of every edition, and a summary (findings, by
     kind, cached, seconds). ``statements``: by edition id, the build's; ``results``: the
-    reasoner's kb.reason.infer.Result by edition id (empty without a reasoner)."""
+    reasoner's kb.reason.infer.Result by edition id (empty without a reasoner).
+    :func:`without_reasoner` then :func:`with_reasoner` (a build runs the first while it reasons)."""
     started = time.perf_counter()
+    found, cached = without_reasoner(editions, statements, progress, workers)
+    return with_reasoner(editions, found, results, cached, started)
+
+
+def without_reasoner(editions, statements: dict, progress: Callable[[str], None] | None = None,
+                     workers: int = 1) -> tuple[list[dict], int]:
+    """Every edition's findings but the reasoner's (which need only the verdict, added by
+    :func:`with_reasoner`), cached by content; the editions not cached are checked in
+    ``workers`` forked processes (kb.parallel). Also how many came from the cache."""
+    from kb.parallel import fork_map
+
     code = _code_digest()
     folder = cache_folder(GRAPH_NAME)
-    out, cached = [], 0
+    out: list[dict | None] = []
+    todo: list[tuple[int, Path]] = []
     for edition in editions:
-        result = results.get(edition.id)
-        path = folder / f"{_digest(edition, result, code)}.json"
+        path = folder / f"{_digest(edition, None, code)}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            cached += 1
+            out.append(json.loads(path.read_text(encoding="utf-8")))
+            if progress:  # one step per edition, cached or not: the build's stage counts editions
+                progress(f"consistency {edition.id}")
         except (OSError, ValueError):
-            data = to_json(edition.id, check(edition, statements.get(edition.id), result), notes(edition))
-            write_json(folder, path, data, KEEP)
-        if progress:  # one step per edition, cached or not: the build's stage counts editions
-            progress(f"consistency {edition.id}")
+            todo.append((len(out), path))
+            out.append(None)
+
+    def compute(index: int) -> dict:
+        edition = editions[todo[index][0]]
+        return to_json(edition.id, check(edition, statements.get(edition.id), None), notes(edition))
+
+    for (position, path), data in zip(todo, fork_map(compute, len(todo), workers)):
+        write_json(folder, path, data, KEEP)
+        out[position] = data
+        if progress:
+            progress(f"consistency {editions[position].id}")
+    return out, len(editions) - len(todo)  # type: ignore[return-value]
+
+
+def with_reasoner(editions, found: list[dict], results: dict, cached: int = 0,
+                  started: float | None = None) -> tuple[list[dict], dict]:
+    """:func:`without_reasoner`'s findings with the reasoner's verdict on each edition folded
+    in: what :func:`kb.consistency.check` returns given the verdict (the same findings in
+    the same order: its sort is stable and the verdict's findings come last)."""
+    out = []
+    for edition, data in zip(editions, found):
+        verdict = reasoner_findings(edition, results.get(edition.id))
+        if verdict:
+            merged = dict.fromkeys([*(Finding.from_dict(item) for item in data["findings"]), *verdict])
+            data = {**data, "findings": [f.to_dict() for f in sorted(merged, key=Finding.sort_key)]}
         out.append(data)
     by_kind: dict[str, int] = {}
     for data in out:
         for item in data["findings"]:
             by_kind[item["kind"]] = by_kind.get(item["kind"], 0) + 1
     summary = {"findings": sum(by_kind.values()), "by_kind": dict(sorted(by_kind.items())), "cached": cached,
-               "seconds": round(time.perf_counter() - started, 2)}
+               "seconds": round(time.perf_counter() - (started or time.perf_counter()), 2)}
     return out, summary
 
 

@@ -110,13 +110,13 @@ def line(name: str, done: int, total: int | None, note: str, seconds: float, fin
 
 class LineReporter(Reporter):
     """Plain lines on a stream (stderr when it is not a terminal): one per stage at its
-    end, and one at least every ``every`` seconds while a stage runs."""
+    end, and one at least every ``every`` seconds for each stage still running (stages
+    may overlap: the build reasons while it aligns, and each shows where it is)."""
 
     def __init__(self, stream: TextIO, prefix: str = "", every: float = 10.0):
         self.stream, self.prefix, self.every = stream, prefix, every
         self.lock = threading.Lock()
-        self.current: list | None = None  # [name, done, total, note, started]
-        self.last_line = time.perf_counter()
+        self.running: dict[str, list] = {}  # name -> [done, total, note, started, last line]
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._heartbeat, name="progress-lines", daemon=True)
         self.thread.start()
@@ -124,31 +124,36 @@ class LineReporter(Reporter):
     def _write(self, text: str) -> None:
         self.stream.write(self.prefix + text + "\n")
         self.stream.flush()
-        self.last_line = time.perf_counter()
+
+    def _line_for(self, name: str, now: float) -> None:
+        done, total, note, started, _ = self.running[name]
+        self._write(line(name, done, total, note, now - started))
+        self.running[name][4] = now
 
     def start(self, name: str, total: int | None) -> None:
         with self.lock:
-            self.current = [name, 0, total, "", time.perf_counter()]
+            now = time.perf_counter()
+            self.running[name] = [0, total, "", now, now]
 
     def step(self, name: str, done: int, total: int | None, note: str) -> None:
         with self.lock:
-            if self.current is None or self.current[0] != name:
-                self.current = [name, done, total, note, time.perf_counter()]
-            self.current[1:4] = [done, total, note or self.current[3]]
-            if time.perf_counter() - self.last_line >= self.every:
-                self._write(line(name, done, total, self.current[3], time.perf_counter() - self.current[4]))
+            now = time.perf_counter()
+            current = self.running.setdefault(name, [done, total, note, now, now])
+            current[0:3] = [done, total, note or current[2]]
+            if now - current[4] >= self.every:
+                self._line_for(name, now)
 
     def finish(self, name: str, done: int, total: int | None, seconds: float) -> None:
         with self.lock:
             self._write(line(name, done, total, "", seconds, finished=True))
-            self.current = None
+            self.running.pop(name, None)
 
     def _heartbeat(self) -> None:
         while not self.stopped.wait(min(1.0, self.every / 4)):
             with self.lock:
-                if self.current is not None and time.perf_counter() - self.last_line >= self.every:
-                    name, done, total, note, started = self.current
-                    self._write(line(name, done, total, note, time.perf_counter() - started))
+                now = time.perf_counter()
+                for name in [n for n, current in self.running.items() if now - current[4] >= self.every]:
+                    self._line_for(name, now)
 
     def close(self) -> None:
         self.stopped.set()

@@ -49,9 +49,9 @@ from rdflib.collection import Collection
 from rdflib.namespace import DCTERMS, OWL, RDF, RDFS, SKOS
 
 from ..define.common import NARROWED
-from ..rdf.concepts import concept_key
 
 from .forms import (
+    concept_key,
     CONTROLLER,
     ISA,
     KINDS,
