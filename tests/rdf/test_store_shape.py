@@ -5,7 +5,8 @@ Not stored any more (kb.rdf.edition, kb.rdf.lineage, kb.rdf.mentions): ``rk:inEd
 graph a unit sits in says it), ``rk:nextVersion`` (the inverse of ``rk:previousVersion``), and
 a rule's ``rk:mentions`` in every edition (stated once on its wording, reached through
 ``rk:wording``), a citation's ``rdf:type rk:Citation`` (the range of ``rk:hasCitation``) and
-its ``rk:citedNumber`` (its targets' numbers and its dangling ones). The test puts those triples back the way the build wrote them before (and
+its ``rk:citedNumber`` (its targets' numbers and its dangling ones), and ``rk:references`` (a
+rule's, with its examples', or a glossary entry's citations' targets). The test puts those triples back the way the build wrote them before (and
 takes the wording links out) and runs every named query and QC check on both stores, with
 the fixture's own parameters."""
 
@@ -25,7 +26,7 @@ ED = "en/2030-05-05"
 TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 P = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
     "inEdition", "nextVersion", "previousVersion", "mentions", "wording", "hasCitation", "citationTarget",
-    "danglingNumber", "citedNumber", "Citation")}
+    "danglingNumber", "citedNumber", "Citation", "references")}
 UNITS = {ox.NamedNode(str(getattr(RK, name))) for name in (
     "Part", "Section", "Rule", "Example", "GlossaryEntry", "Statement", "InferredStatement")}
 # answers that list a graph's own triples: they show where the triples now are, by design
@@ -48,6 +49,8 @@ def _answer_alike(old, new, params) -> None:
 def old_shape(quads) -> list[ox.Quad]:
     """The quads as the build wrote them before issue 18's cuts."""
     out, wording_of, mentioned = [], {}, defaultdict(list)
+    quads = list(quads)
+    owner = {q.object: q.subject for q in quads if q.predicate == P["hasCitation"]}
     for quad in quads:
         if quad.predicate == P["wording"]:
             wording_of[quad.subject] = quad.object
@@ -65,6 +68,9 @@ def old_shape(quads) -> list[ox.Quad]:
         if quad.predicate in (P["citationTarget"], P["danglingNumber"]):  # a target IRI ends in its number
             number = quad.object.value.rsplit("/", 1)[-1] if quad.predicate == P["citationTarget"] else quad.object.value
             out.append(ox.Quad(quad.subject, P["citedNumber"], ox.Literal(number), quad.graph_name))
+        if quad.predicate == P["citationTarget"]:  # an example's citation is its rule's reference
+            citer = ox.NamedNode(owner[quad.subject].value.split("/example/")[0])
+            out.append(ox.Quad(citer, P["references"], quad.object, quad.graph_name))
     for rule, wording in wording_of.items():
         graph = ox.NamedNode(rule.value.split("/rule/")[0])
         out += [ox.Quad(rule, P["mentions"], concept, graph) for concept in mentioned[wording]]
