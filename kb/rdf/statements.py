@@ -13,13 +13,14 @@ in graph/statements, under an IRI made from its content::
 An unchanged rule restated in 100 editions stated its ~8 quads of statement 100 times
 (553,000 quads in 2,000 distinct contents, issue 18); now 2 quads an edition. Its
 ``rdf:type rk:Statement`` is implied too (the domain of ``rk:statedIn``). A SPARQL user
-reads what a statement says through the link, ``?statement rk:statementContent?/rk:aspect
-?aspect`` (zero steps: an inferred statement says it itself).
+reads what a statement says through the link: ``?statement rk:statementContent/rk:aspect
+?aspect``.
 
 ``kinds`` and ``members`` statements list their members (``rk:member``, and
 ``rk:valueConcept`` for each member that is a known concept). An inferred
-statement is an ``rk:InferredStatement`` in the edition's graph with what it says on
-itself, the reasoner that derived it and ``rk:derivedFrom`` the statements that explain it.
+statement is an ``rk:InferredStatement`` in the edition's graph with its justification
+(``rdfs:comment``, which names the edition) and ``rk:derivedFrom`` the statements that
+explain it; what it says and the reasoner that derived it are its content's.
 """
 
 from __future__ import annotations
@@ -99,22 +100,20 @@ def inferred_quads(
     """Quads for what a reasoner inferred; ``statement_iri(rule, statement)``
     finds the asserted statement an inference was derived from, ``explain(fact)``
     gives the readable justification kept as its ``rdfs:comment``."""
-    graph = ox.NamedNode(mint.edition(edition_id))
+    graph, shared = ox.NamedNode(mint.edition(edition_id)), ox.NamedNode(mint.graph(GRAPH_NAME))
     for index, fact in enumerate(inferred, 1):
         node = ox.NamedNode(mint.inferred(edition_id, index))
-        yield from _describe(node, T["InferredStatement"], fact, graph, concept_iri)
-        yield ox.Quad(node, T["reasoner"], ox.Literal(fact.reasoner), graph)
-        if lines := explain(fact):
+        said = [*_says(fact, concept_iri), (T["reasoner"], ox.Literal(fact.reasoner))]
+        content = ox.NamedNode(mint.statement_content(content_digest(said)))
+        yield ox.Quad(node, TYPE, T["InferredStatement"], graph)
+        yield ox.Quad(node, T["statementContent"], content, graph)
+        yield from (ox.Quad(content, p, o, shared) for p, o in said)
+        if lines := explain(fact):  # (it names the edition: the edition's own)
             yield ox.Quad(node, COMMENT, ox.Literal("\n".join(lines), language="en"), graph)
         for number, statement in fact.derived_from:
             source = statement_iri(number, statement)
             if source:
                 yield ox.Quad(node, T["derivedFrom"], ox.NamedNode(source), graph)
-
-
-def _describe(node, kind, statement, graph, concept_iri) -> Iterator[ox.Quad]:
-    yield ox.Quad(node, TYPE, kind, graph)
-    yield from (ox.Quad(node, p, o, graph) for p, o in _says(statement, concept_iri))
 
 
 def _says(statement, concept_iri) -> Iterator[tuple[ox.NamedNode, object]]:

@@ -108,7 +108,7 @@ class RK(DefinedNamespace):
     runnerUpEdition: URIRef  # The English edition that scored best after the base edition of a French text with a different score (editions with the same text tie exactly and are not runners-up).
     splitFrom: URIRef  # The lineage of the rule this lineage's first version was split off: part of that rule's text went into a new rule.
     statedIn: URIRef  # The rule whose sentence makes the statement. A statement a rule makes is known by it: its rdf:type rk:Statement is not stored (this domain says it).
-    statementContent: URIRef  # What a rule's statement says (its rk:aboutConcept, rk:aspect, rk:value, rk:member, rk:valueConcept, rk:qualifier, rk:negated, rk:sentence), stated once in the graph graph/statements for every edition and rule that says the same. Read a statement through it: ?statement rk:statementContent?/rk:aspect ?aspect (zero steps: an inferred statement says it itself).
+    statementContent: URIRef  # What a statement says (its rk:aboutConcept, rk:aspect, rk:value, rk:member, rk:valueConcept, rk:qualifier, rk:negated, and rk:sentence for a rule's, rk:reasoner for an inferred one), stated once in the graph graph/statements for every edition and rule that says the same. Read a statement through it: ?statement rk:statementContent/rk:aspect ?aspect.
     toEdition: URIRef  # The newer of the two consecutive editions a change lies between.
     toRule: URIRef  # The rule of the newer edition a change leads to; a removed rule's change has none.
     translationOf: URIRef  # Links a French rule to the English rule it translates.

@@ -63,7 +63,8 @@ def old_shape(quads) -> list[ox.Quad]:
         if quad.predicate == P["statementContent"]:  # what it says, and its type, on the statement
             g = quad.graph_name
             out += [ox.Quad(quad.subject, p, o, g) for p, o in said[quad.object]]
-            out += [ox.Quad(quad.subject, TYPE, P["Statement"], g), ox.Quad(quad.subject, P["inEdition"], g, g)]
+            if "/inferred/" not in quad.subject.value:  # (an inferred one keeps its type)
+                out += [ox.Quad(quad.subject, TYPE, P["Statement"], g), ox.Quad(quad.subject, P["inEdition"], g, g)]
             continue
         if quad.predicate == P["wording"]:
             wording_of[quad.subject] = quad.object
