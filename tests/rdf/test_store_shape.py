@@ -37,6 +37,7 @@ SHAPE_ITSELF = {
     "linked-types": "an edition graph no longer links to the concepts its rules mention",
     "describe": "a rule's description lists its rk:wording",
     "graph-sizes": "counts the quads of each graph",
+    "statement-contents": "lists what the statements say, in graph/statements (new with it)",
 }
 
 
