@@ -451,12 +451,12 @@ def footprint(store, top: int = 20) -> dict:
     return measure(store, top=top)
 
 
-def same_answers(old, new, old_queries: dict | None = None) -> dict:
-    """Every named query and QC check run on two stores, rows compared (``old_queries``:
-    ask the old store with these, :func:`queries_in`)."""
+def same_answers(old, new, old_queries: dict | None = None, names: list[str] | None = None, repeat: int = 1) -> dict:
+    """Every named query and QC check (``names``: those) run on two stores, rows compared
+    (``old_queries``: ask the old store with these, :func:`queries_in`); ``repeat`` > 1 times them too."""
     from .footprint import compare_answers
 
-    return compare_answers(old, new, old_queries=old_queries)
+    return compare_answers(old, new, names=names, old_queries=old_queries, repeat=repeat)
 
 
 def queries_in(directory) -> dict:

@@ -9,7 +9,7 @@ percentiles as JSON from its ``done`` hook. Scenarios:
 - ``rule page``    GET the rule IRI as HTML (ours only)
 - ``rule turtle``  GET ``/edition/E/rule/N.ttl`` (ours only)
 - ``sparql point`` SELECT one rule's text by IRI (GET, SPARQL JSON): every server
-- ``sparql join``  rules citing a rule under a section (rk:references, rk:parent+),
+- ``sparql join``  rules citing a rule under a section (rk:hasCitation/rk:citationTarget, rk:parent+),
   cycling over the sections that have some: every server
 - ``... same URL`` (with ``same_url``): the rule page and point query on one URL only
 - ``load``         rule pages, section pages and point lookups interleaved, on
@@ -48,7 +48,7 @@ PREFIX = "PREFIX rk: <https://w3id.org/rulekb#>\n"
 POINT = PREFIX + "SELECT ?text WHERE {{ GRAPH <{edition}> {{ <{rule}> rk:text ?text }} }}"
 JOIN = PREFIX + ("SELECT ?source ?source_number ?target_number WHERE {{ GRAPH <{edition}> {{\n"
                  "  ?target rk:parent+ <{section}> ; rk:number ?target_number .\n"
-                 "  ?source rk:references ?target ; rk:number ?source_number .\n}} }}")
+                 "  ?source rk:hasCitation/rk:citationTarget ?target ; rk:number ?source_number .\n}} }}")
 SPARQL_JSON = "application/sparql-results+json"
 TARGETS = {  # req/s of ours, over the whole store
     "rule page": 1000, "sparql point": 2000, "sparql join": 500,
@@ -117,7 +117,7 @@ def workload(store, edition: str, base: str, rules: int = 200, same_url: bool = 
     picked = numbers[::step][:rules]
     sections = [row["number"] for row in store.select(
         PREFIX + "SELECT DISTINCT ?number WHERE { GRAPH ?ed { ?target rk:parent+ ?s . ?s rk:number ?number ; "
-        "a rk:Section . ?source rk:references ?target } } ORDER BY ?number", {"ed": graph})]
+        "a rk:Section . ?source rk:hasCitation/rk:citationTarget ?target } } ORDER BY ?number", {"ed": graph})]
     if not sections:
         sections = [row["number"] for row in store.select(
             PREFIX + "SELECT ?number WHERE { GRAPH ?ed { ?s a rk:Section ; rk:number ?number } } ORDER BY ?number",

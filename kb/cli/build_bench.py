@@ -38,13 +38,15 @@ def bench_answers(
     old: str = typer.Argument(..., help="The store before (directory or endpoint)."),
     new: str = typer.Argument(..., help="The store after."),
     old_queries: str = typer.Option(None, "--old-queries", help="Ask the old store with the named queries of this queries/ directory (the checkout that built it, e.g. `git archive main queries | tar -x -C /tmp/old`); default: the same queries on both."),
+    query: list[str] = typer.Option(None, "--query", help="Only this named query or check (repeatable)."),
+    repeat: int = typer.Option(1, "--repeat", min=1, max=100, help="Also time each query: the median CPU seconds of N runs on each side, taken in turns, and the ratio new/old."),
     format: Format = FormatOption,
 ) -> None:
     """Run every named query and QC check with its example parameters on two stores; exit 1 if any answer differs."""
     from ..service import queries_in, same_answers as compare_answers
 
     with errors_as_exit_codes():
-        found = compare_answers(_store(old), _store(new),
+        found = compare_answers(_store(old), _store(new), names=query or None, repeat=repeat,
                                 old_queries=queries_in(old_queries) if old_queries else None)
     if format is Format.json:
         emit_json(found)
@@ -53,5 +55,11 @@ def bench_answers(
                      f"{len(found['differences'])} differ (seconds: {found['seconds']})", highlight=False)
         for d in found["differences"]:
             stdout.print(f"  {d['query']}: {d['old_rows']} rows before, {d['new_rows']} after", highlight=False)
+        timings = found.get("timings") or {}
+        if timings:
+            stdout.print(f"median CPU ms of {repeat} runs each, in turns (old, new, new/old), slowest ratio first:", highlight=False)
+        for name, t in sorted(timings.items(), key=lambda item: -(item[1]["ratio"] or 0)):
+            ratio = f"{t['ratio']:.2f}x" if t["ratio"] is not None else "-"
+            stdout.print(f"  {name:36} {t['old'] * 1e3:10.2f} {t['new'] * 1e3:10.2f}  {ratio}", highlight=False)
     if found["differences"]:
         raise typer.Exit(1)

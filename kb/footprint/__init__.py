@@ -110,7 +110,7 @@ def queries_in(directory) -> dict:
 
 
 def compare_answers(old, new, names: list[str] | None = None, params: dict[str, dict[str, str]] | None = None,
-                    old_queries: dict | None = None) -> dict:
+                    old_queries: dict | None = None, repeat: int = 1) -> dict:
     """Run every named query and check (``names``: only those) with its example
     parameters on both stores; rows compared as multisets. ``differences`` lists the
     queries whose answers differ, with row counts and a few rows each way.
@@ -119,11 +119,17 @@ def compare_answers(old, new, names: list[str] | None = None, params: dict[str, 
     (``"*"`` for every query that takes the parameter, a query's name for that query), so
     a store of other editions than the examples' (a test fixture) is compared on its own.
     ``old_queries`` (:func:`queries_in`): the old store is asked with these instead (the
-    queries of the checkout that built it), by name; a query only one side has is skipped."""
+    queries of the checkout that built it), by name; a query only one side has is skipped.
+
+    ``repeat`` > 1 also times each query: ``timings`` gives, per query, the median CPU seconds
+    of this process (the embedded store answers in it) on each side over ``repeat`` runs taken
+    in turns (old then new, then new then old...), and their ratio new/old."""
+    from statistics import median
+
     every = {**queries.registry(), **queries.checks()}
     chosen = {n: q for n, q in every.items() if names is None or n in names}
     given = params or {}
-    same, differences, seconds = [], [], {"old": 0.0, "new": 0.0}
+    same, differences, seconds, timings = [], [], {"old": 0.0, "new": 0.0}, {}
     for name, query in sorted(chosen.items()):
         params = _example_params(query)
         for scope in ("*", name):
@@ -133,12 +139,20 @@ def compare_answers(old, new, names: list[str] | None = None, params: dict[str, 
         asked = {"old": (old_queries or {}).get(name, query if old_queries is None else None), "new": query}
         if asked["old"] is None:
             continue
-        rows = {}
-        for side, store in (("old", old), ("new", new)):
-            started = time.perf_counter()
-            answer = _answer(store, asked[side], params)
-            seconds[side] += time.perf_counter() - started
-            rows[side] = [answer] if isinstance(answer, tuple) else _normalise(answer)[0]
+        rows, cpu = {}, {"old": [], "new": []}
+        sides = [("old", old), ("new", new)]
+        for turn in range(max(1, repeat)):
+            for side, store in sides if turn % 2 == 0 else sides[::-1]:
+                started, started_cpu = time.perf_counter(), time.process_time()
+                answer = _answer(store, asked[side], params)
+                cpu[side].append(time.process_time() - started_cpu)
+                if turn == 0:
+                    seconds[side] += time.perf_counter() - started
+                    rows[side] = [answer] if isinstance(answer, tuple) else _normalise(answer)[0]
+        if repeat > 1:
+            medians = {side: median(values) for side, values in cpu.items()}
+            timings[name] = {**{side: round(v, 5) for side, v in medians.items()},
+                             "ratio": round(medians["new"] / medians["old"], 2) if medians["old"] > 0 else None}
         limited = re.search(r"\bLIMIT\b", query.body, re.I) and not re.search(r"\bORDER\s+BY\b", query.body, re.I)
         equal = len(rows["old"]) == len(rows["new"]) if limited else rows["old"] == rows["new"]
         if equal:
@@ -150,5 +164,8 @@ def compare_answers(old, new, names: list[str] | None = None, params: dict[str, 
                 "only_old": [repr(r) for r in list((old_c - new_c).elements())[:3]],
                 "only_new": [repr(r) for r in list((new_c - old_c).elements())[:3]],
             })
-    return {"queries": len(same) + len(differences), "same": same, "differences": differences,
-            "seconds": {k: round(v, 2) for k, v in seconds.items()}}
+    found = {"queries": len(same) + len(differences), "same": same, "differences": differences,
+             "seconds": {k: round(v, 2) for k, v in seconds.items()}}
+    if repeat > 1:
+        found["timings"] = timings
+    return found

@@ -14,11 +14,10 @@ What one edition becomes (prefix ``rk:`` = https://w3id.org/rulekb#)::
         rk:parent <.../part/1> ; rk:order 123 .
     <.../rule/111.2> a rk:Rule ; rk:number "111.2" ; rk:text "..."@en ; rk:order 124 ;
         rk:parent <.../section/111> ;
-        rk:hasExample <.../rule/111.2/example/1> ; rk:hasCitation <.../rule/111.2/citation/1> ;
-        rk:references <.../rule/601.2> .
+        rk:hasExample <.../rule/111.2/example/1> ; rk:hasCitation <.../rule/111.2/citation/1> .
     <.../rule/111.2/citation/1> rk:citedText "rule 601.2" ; rk:citationTarget <.../rule/601.2> .
     <.../glossary/owner> a rk:GlossaryEntry ; rk:term "Owner"@en ; rk:definition "..."@en ;
-        rk:references <.../rule/108.3> ; rk:defines <concept/owner> .
+        rk:hasCitation <.../glossary/owner/citation/1> ; rk:defines <concept/owner> .
 
 The edition a unit belongs to is the graph it sits in (``GRAPH ?ed { ?rule rk:number ?n }``):
 no ``rk:inEdition`` triple restates it for each of the ~400,000 units (issue 18's footprint).
@@ -26,7 +25,10 @@ The concepts a rule mentions are on its wording (graph/lineage, :mod:`kb.rdf.men
 A citation's type (``rk:Citation``, the range of ``rk:hasCitation``) and the numbers it cites
 (``rk:citedNumber``: each resolved one is its target's ``rk:number``, each other one its
 ``rk:danglingNumber``) are implied the same way: queries ask for
-``rk:citationTarget/rk:number|rk:danglingNumber``.
+``rk:citationTarget/rk:number|rk:danglingNumber``. And ``rk:references`` (what a rule, with its
+examples, or a glossary entry resolves to, 160,000 quads) is its citations' targets:
+``?rule rk:hasCitation/rk:citationTarget ?target`` (a rule's examples cite too:
+``?rule rk:hasExample/rk:hasCitation/rk:citationTarget ?target``).
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ C = {name: _n(getattr(RK, name)) for name in (
     "Edition", "Part", "Section", "Rule", "Example", "GlossaryEntry", "Citation", "ParseWarning",
     "editionId", "effectiveDate", "partial", "hasWarning", "warningCode", "warning", "number", "text", "term", "definition",
     "order", "parent", "hasExample", "hasCitation", "citedText",
-    "citationTarget", "danglingNumber", "references", "printedNumber", "defines",
+    "citationTarget", "danglingNumber", "printedNumber", "defines",
 )}
 
 
@@ -148,19 +150,18 @@ def edition_quads(edition: Edition, mint: Minter, concept_of=None, on_link=None)
         if on_link:
             on_link(link)
         if link.owner == "glossary":
-            owner = citer = glossary_nodes[link.term]
-        elif link.owner == "example":  # the example cites; its rule references
-            owner, citer = ox.NamedNode(mint.example(eid, link.rule, link.example)), numbered[link.rule]
+            owner = glossary_nodes[link.term]
+        elif link.owner == "example":
+            owner = ox.NamedNode(mint.example(eid, link.rule, link.example))
         else:
-            owner = citer = numbered[link.rule]
+            owner = numbered[link.rule]
         counters[owner] = counters.get(owner, 0) + 1
         cite = ox.NamedNode(mint.citation(owner.value, counters[owner]))
         yield q(owner, C["hasCitation"], cite)  # (its rdf:type rk:Citation: the range says it)
         yield q(cite, C["citedText"], ox.Literal(link.text))
         for number, resolved in zip(link.numbers, link.resolved):
-            if resolved:  # (the number: the target's; rk:citedNumber is not restated)
+            if resolved:  # (the number: the target's; rk:citedNumber and the owner's rk:references are not restated)
                 yield q(cite, C["citationTarget"], numbered[number])
-                yield q(citer, C["references"], numbered[number])
             else:  # kept as written, and findable without scanning every citation
                 yield q(cite, C["danglingNumber"], ox.Literal(number))
 

@@ -89,6 +89,10 @@ class Minter:
     def statement(self, edition_id: str, number: str, index: int) -> str:
         return f"{self.rule(edition_id, number)}/statement/{index}"
 
+    def statement_content(self, digest: str) -> str:
+        """What statements say, shared by every edition that says it (kb.rdf.statements)."""
+        return f"{self.base}statement/{digest}"
+
     def inferred(self, edition_id: str, index: int) -> str:
         return f"{self.edition(edition_id)}/inferred/{index}"
 
@@ -144,6 +148,7 @@ _SHAPES = [
                  rf"|glossary/[a-z0-9-]+|section/{numbers.SECTION}|part/\d{{1,2}}))/citation/{_INDEX}"),
     ("statement", rf"edition/{_EDITION}/rule/{_RULE_NUMBER}/statement/{_INDEX}"),
     ("inferred", rf"edition/{_EDITION}/inferred/{_INDEX}"),
+    ("statement-content", r"statement/(?P<digest>[0-9a-f]{20})"),
     ("glossary", rf"edition/{_EDITION}/glossary/(?P<slug>[a-z0-9-]+)"),
     ("concepts", r"concept/"),
     ("concept", r"concept/(?P<slug>[a-z0-9-]+)"),
@@ -168,7 +173,7 @@ def parse(path: str) -> tuple[str, dict] | None:
     example, statement {edition, number, index}; citation {edition, owner (the
     citing rule, example, glossary entry or heading, as "rule/110.2",
     "glossary/owner", "rule/704.7/example/1"), index}; inferred {edition, index};
-    glossary {edition, slug}; concept {slug}; concepts (the scheme, ``concept/``) {};
+    glossary {edition, slug}; statement-content {digest}; concept {slug}; concepts (the scheme, ``concept/``) {};
     lineage {lineage} (an id with slashes: "en/2003-07-01/200.5a"); wording {lineage, index}; change
     {edition, old, new} (None for the empty side of an added or removed rule);
     meaning-change {edition, index}; graph {name}; translation-finding {edition,

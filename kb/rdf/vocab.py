@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 44 classes, 46 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 44 classes, 47 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -104,10 +104,11 @@ class RK(DefinedNamespace):
     previousVersion: URIRef  # The same rule in the previous edition of the same language, possibly renumbered or reworded.
     redefinedIn: URIRef  # The rule of the newer edition that defines the concept differently (none when the definition is gone).
     referencedBy: URIRef  # The inverse of references: the rules, examples and glossary entries that cite this rule, section or part.
-    references: URIRef  # A resolved cross-reference: the rule, section or part of the same edition that a rule, example or glossary entry cites.
+    references: URIRef  # A resolved cross-reference: the rule, section or part of the same edition that a rule, example or glossary entry cites. Not stored: it is the target of one of its citations (the property chain), and a rule also references what its examples cite: ?rule rk:hasCitation/rk:citationTarget|rk:hasExample/rk:hasCitation/rk:citationTarget ?target.
     runnerUpEdition: URIRef  # The English edition that scored best after the base edition of a French text with a different score (editions with the same text tie exactly and are not runners-up).
     splitFrom: URIRef  # The lineage of the rule this lineage's first version was split off: part of that rule's text went into a new rule.
-    statedIn: URIRef  # The rule whose sentence makes the statement.
+    statedIn: URIRef  # The rule whose sentence makes the statement. A statement a rule makes is known by it: its rdf:type rk:Statement is not stored (this domain says it).
+    statementContent: URIRef  # What a statement says (its rk:aboutConcept, rk:aspect, rk:value, rk:member, rk:valueConcept, rk:qualifier, rk:negated, and rk:sentence for a rule's, rk:reasoner for an inferred one), stated once in the graph graph/statements for every edition and rule that says the same. Read a statement through it: ?statement rk:statementContent/rk:aspect ?aspect.
     toEdition: URIRef  # The newer of the two consecutive editions a change lies between.
     toRule: URIRef  # The rule of the newer edition a change leads to; a removed rule's change has none.
     translationOf: URIRef  # Links a French rule to the English rule it translates.

@@ -131,9 +131,10 @@ def _shacl(store, graph: str) -> list[dict]:
         add_ntriples(extra, store.query(links.text, links.bindings({"g": graph}), rdf_format="nt").data)
         own |= {s for s, p, _ in extra if p != rdflib.RDF.type}
         data += extra
-    context = queries.get("linked-types")
-    linked = store.query(context.text, context.bindings({"g": graph}), rdf_format="nt")
-    add_ntriples(data, linked.data)  # types of what it links to in other graphs
+    for name in ("linked-types", "statement-contents"):  # types of what it links to in other graphs,
+        context = queries.get(name)                      # what its statements say (graph/statements)
+        linked = store.query(context.text, context.bindings({"g": graph}), rdf_format="nt")
+        add_ntriples(data, linked.data)
     shape_graph = rdflib.Graph().parse(data=shapes(), format="turtle")
     conforms, results, _ = _validate_own(data, shape_graph, own)
     if conforms:

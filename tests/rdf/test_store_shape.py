@@ -5,7 +5,10 @@ Not stored any more (kb.rdf.edition, kb.rdf.lineage, kb.rdf.mentions): ``rk:inEd
 graph a unit sits in says it), ``rk:nextVersion`` (the inverse of ``rk:previousVersion``), and
 a rule's ``rk:mentions`` in every edition (stated once on its wording, reached through
 ``rk:wording``), a citation's ``rdf:type rk:Citation`` (the range of ``rk:hasCitation``) and
-its ``rk:citedNumber`` (its targets' numbers and its dangling ones). The test puts those triples back the way the build wrote them before (and
+its ``rk:citedNumber`` (its targets' numbers and its dangling ones), and ``rk:references`` (a
+rule's, with its examples', or a glossary entry's citations' targets), and what a rule's
+statement says in every edition that says it (now once, on its ``rk:statementContent`` in
+graph/statements) with its ``rdf:type rk:Statement``. The test puts those triples back the way the build wrote them before (and
 takes the wording links out) and runs every named query and QC check on both stores, with
 the fixture's own parameters."""
 
@@ -25,7 +28,7 @@ ED = "en/2030-05-05"
 TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 P = {name: ox.NamedNode(str(getattr(RK, name))) for name in (
     "inEdition", "nextVersion", "previousVersion", "mentions", "wording", "hasCitation", "citationTarget",
-    "danglingNumber", "citedNumber", "Citation")}
+    "danglingNumber", "citedNumber", "Citation", "references", "statementContent", "Statement")}
 UNITS = {ox.NamedNode(str(getattr(RK, name))) for name in (
     "Part", "Section", "Rule", "Example", "GlossaryEntry", "Statement", "InferredStatement")}
 # answers that list a graph's own triples: they show where the triples now are, by design
@@ -34,6 +37,7 @@ SHAPE_ITSELF = {
     "linked-types": "an edition graph no longer links to the concepts its rules mention",
     "describe": "a rule's description lists its rk:wording",
     "graph-sizes": "counts the quads of each graph",
+    "statement-contents": "lists what the statements say, in graph/statements (new with it)",
 }
 
 
@@ -48,7 +52,21 @@ def _answer_alike(old, new, params) -> None:
 def old_shape(quads) -> list[ox.Quad]:
     """The quads as the build wrote them before issue 18's cuts."""
     out, wording_of, mentioned = [], {}, defaultdict(list)
+    quads = list(quads)
+    owner = {q.object: q.subject for q in quads if q.predicate == P["hasCitation"]}
+    said = defaultdict(list)
     for quad in quads:
+        if quad.graph_name.value.endswith("/graph/statements"):
+            said[quad.subject].append((quad.predicate, quad.object))
+    for quad in quads:
+        if quad.graph_name.value.endswith("/graph/statements"):
+            continue
+        if quad.predicate == P["statementContent"]:  # what it says, and its type, on the statement
+            g = quad.graph_name
+            out += [ox.Quad(quad.subject, p, o, g) for p, o in said[quad.object]]
+            if "/inferred/" not in quad.subject.value:  # (an inferred one keeps its type)
+                out += [ox.Quad(quad.subject, TYPE, P["Statement"], g), ox.Quad(quad.subject, P["inEdition"], g, g)]
+            continue
         if quad.predicate == P["wording"]:
             wording_of[quad.subject] = quad.object
             continue
@@ -65,6 +83,9 @@ def old_shape(quads) -> list[ox.Quad]:
         if quad.predicate in (P["citationTarget"], P["danglingNumber"]):  # a target IRI ends in its number
             number = quad.object.value.rsplit("/", 1)[-1] if quad.predicate == P["citationTarget"] else quad.object.value
             out.append(ox.Quad(quad.subject, P["citedNumber"], ox.Literal(number), quad.graph_name))
+        if quad.predicate == P["citationTarget"]:  # an example's citation is its rule's reference
+            citer = ox.NamedNode(owner[quad.subject].value.split("/example/")[0])
+            out.append(ox.Quad(citer, P["references"], quad.object, quad.graph_name))
     for rule, wording in wording_of.items():
         graph = ox.NamedNode(rule.value.split("/rule/")[0])
         out += [ox.Quad(rule, P["mentions"], concept, graph) for concept in mentioned[wording]]
@@ -92,6 +113,11 @@ def test_the_store_no_longer_restates_what_the_graphs_and_the_wordings_imply(two
     assert not list(raw.quads_for_pattern(None, TYPE, P["Citation"], None))
     assert not list(raw.quads_for_pattern(None, P["citedNumber"], None, None))
     assert list(raw.quads_for_pattern(None, P["citationTarget"], None, None))
+    assert not list(raw.quads_for_pattern(None, P["references"], None, None))
+    assert not list(raw.quads_for_pattern(None, TYPE, P["Statement"], None))
+    said = {q.object for q in raw.quads_for_pattern(None, P["statementContent"], None, None)}
+    assert said and all(q.graph_name.value.endswith("/graph/statements")
+                        for s in said for q in raw.quads_for_pattern(s, None, None, None))
     assert len(old.store()) > len(raw)
 
 
@@ -101,7 +127,8 @@ def test_every_named_query_answers_the_same_on_the_old_and_the_new_shape(two_sha
     rule, entry = mint.rule(ED, "101.1"), mint.glossary(ED, "gadget")
     params = {
         "*": {"edition": ED, "number": "101.1", "section": "101", "concept": mint.concept("gadget"),
-              "g": mint.edition(ED), "resource": rule, "entry": entry, "text": "gadget", "term": "gadget"},
+              "g": mint.edition(ED), "resource": rule, "entry": entry, "text": "gadget", "term": "gadget",
+              "statement": mint.inferred(ED, 1)},
         "concept-mentions": {"concept": "gadget"}, "concept-rules": {"concept": "owner"},
         "concept": {"concept": "rusty"}, "describe-edition": {"resource": mint.edition(ED)},
     }

@@ -73,7 +73,8 @@ def test_checks_flag_what_they_say_and_nothing_else():
 <{a}/rule/100.1> <{RK}number> "100.1" <{a}> .
 <{a}/rule/100.1> <{RK}order> "1"^^<http://www.w3.org/2001/XMLSchema#integer> <{a}> .
 <{a}/rule/100.1> <{RK}order> "5"^^<http://www.w3.org/2001/XMLSchema#integer> <{a}> .
-<{a}/rule/100.1> <{RK}references> <{b}/rule/100.1> <{a}> .
+<{a}/rule/100.1> <{RK}hasCitation> <{a}/rule/100.1/citation/1> <{a}> .
+<{a}/rule/100.1/citation/1> <{RK}citationTarget> <{b}/rule/100.1> <{a}> .
 <{b}/rule/100.1> <{RDF_TYPE}> <{RK}Rule> <{b}> .
 <{b}/rule/100.1> <{RK}text> "Fine."@en <{b}> .
 <{b}/rule/100.1> <{RK}order> "1"^^<http://www.w3.org/2001/XMLSchema#integer> <{b}> .
