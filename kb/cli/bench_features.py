@@ -224,3 +224,30 @@ def bench_consistency_command(
     say(f"recall: {r['found']}/{r['gold']} gold findings over {r['kinds']} kinds = {r['recall']}")
     for line in r["missed"]:
         say(f"  missed: {line}")
+
+
+@bench_app.command("pages")
+def bench_pages_command(
+    store: str = StoreOption,
+    pages: int = typer.Option(200, "--pages", min=1, help="Rule versions rendered each round, spread over every edition."),
+    repeat: int = RepeatOption(5, "Rounds over the pages; medians are over rounds."),
+    format: Format = FormatOption,
+) -> None:
+    """The uncached rule page's CPU in this process: every page through the web app (no response cache,
+    no socket), with the build's page data and with every query asked, in turns; medians of CPU ms a page."""
+    from ..bench.pages import bench_pages
+    from .output import stderr
+
+    with errors_as_exit_codes():
+        figures = bench_pages(_store(store), pages=pages, rounds=repeat,
+                              progress=lambda m: stderr.print(f"bench pages: {m}", highlight=False, markup=False))
+    if format is Format.json:
+        emit_json(figures)
+        return
+    say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
+    say(f"{figures['pages']} rule pages x {figures['rounds']} rounds, load average "
+        f"{' '.join(map(str, figures['load_average']))} before, {' '.join(map(str, figures['load_average_after']))} after")
+    for mode, f in figures["modes"].items():
+        say(f"  {mode:10} {f['cpu_ms_median']:7.3f} ms CPU a page (median of rounds; wall {f['wall_ms_median']:.3f} ms)")
+    if "ratio_queries_over_page_data" in figures:
+        say(f"  queries / page data: {figures['ratio_queries_over_page_data']:.2f}x; the same bytes: {figures['same_bytes']}")

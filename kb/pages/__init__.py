@@ -3,14 +3,25 @@
 One job: answer some of the rule page's named queries for ``(edition, number)`` from a file
 the build wrote for exactly that build, instead of evaluating them per request.
 
-- **What is kept** (:data:`.data.LINEAGE_QUERIES`): the rows of the page's named queries whose
-  answer depends on the rule only through its lineage (``?rule rk:lineage ?lineage`` then
-  nothing more of ``?rule``): ``lineage-versions`` (the wordings of the history) and
-  ``rule-in-french``. They were the two dearest queries of the page. Each is evaluated once
-  per lineage -- the same named query, for one version of the lineage, in batches -- not once
-  per rule version (3,347 lineages against 245,596 rule versions on the full KB).
+- **What is kept** (:data:`.data.ANSWERED`):
+  - the rows of the page's named queries whose answer depends on the rule only through its
+    lineage (``?rule rk:lineage ?lineage`` then nothing more of ``?rule``): ``lineage-versions``
+    (the wordings of the history) and ``rule-in-french``, each evaluated once per lineage -- the
+    same named query, for one version of the lineage, in batches -- not once per rule version
+    (3,347 lineages against 245,596 rule versions on the full KB); ``rule-history`` is answered
+    (no row) only for a rule without a lineage (a partial edition's);
+  - each rule's parent number and every parent's rules in document order (``page-structure``,
+    one query for the whole KB): ``rule-siblings`` and ``rule-children`` are read from them;
+    where the parent's number is not one node (``page-flags``' twice), a rule has two rows or two
+    orders tie, the store is asked;
+  - which rules have examples, citers or consistency findings (``page-flags``: the pattern
+    each of those queries anchors on): ``rule-examples``, ``rule-referenced-by`` and
+    ``rule-consistency`` give no row without asking the store for every other rule (most).
+  Not kept: ``rule``, ``rule-references``, ``rule-concepts`` (one row per rule version or
+  more; reading them for every version of the KB costs the build more than it saves a page).
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
-  two tables: (edition, number) -> lineage, and lineage x query -> the rows as JSON). It is
+  three tables: (edition, number) -> lineage (a number), parent number, flags; (edition, parent)
+  -> its rules and their orders as JSON; lineage x query -> the rows as JSON). It is
   written after the store's swap under a temporary name and renamed into place: a reader
   never sees a half-written file, and since the name is the build's, never another build's
   data. Until it is there (the seconds after a swap), and for a remote store, the page runs
@@ -21,4 +32,4 @@ the build wrote for exactly that build, instead of evaluating them per request.
   without the file (``tests/web/test_page_data.py``).
 """
 
-from .data import LINEAGE_QUERIES, PageData, companion, for_store, paged, write  # noqa: F401
+from .data import ANSWERED, LINEAGE_QUERIES, NONEMPTY_QUERIES, STRUCTURE_QUERIES, PageData, companion, for_store, paged, write  # noqa: F401

@@ -20,6 +20,18 @@ from . import changes
 # the rule page's named queries answered per lineage: (edition, number) -> ?rule -> ?lineage,
 # and nothing else of ?rule after that anchor
 LINEAGE_QUERIES = ("lineage-versions", "rule-in-french")
+# anchored on the lineage too, and answered only where it has nothing to anchor on (no row; a
+# partial edition's rules): its rows for a chained rule are not kept (the page reads the wordings)
+UNCHAINED_QUERIES = ("rule-history",)
+# answered from each rule's parent and order (page-structure): its parent's children are its siblings
+STRUCTURE_QUERIES = ("rule-siblings", "rule-children")
+# answered with no row when page-flags does not name the rule for them (else the store is asked)
+NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", "rule-consistency": "findings"}
+ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES)
+# the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
+PLACED, *_KIND_BITS = (1, 2, 4, 8)
+KIND_BIT = dict(zip(NONEMPTY_QUERIES.values(), _KIND_BITS))
+SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the store
 PREFIX = "pages-"
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
 _WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
@@ -63,6 +75,20 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     representative: dict[str, tuple[str, str]] = {}
     for key, lineage in sorted(single.items()):
         representative.setdefault(lineage, key)
+    lineage_ids = {lineage: i for i, lineage in enumerate(sorted(representative))}
+    flagged, twice = {}, set()
+    for row in queries.run(store, "page-flags"):
+        key = (row["edition"], row["number"])
+        if row["what"] == "twice":
+            twice.add(key)
+        else:
+            flagged[key] = flagged.get(key, 0) | KIND_BIT[row["what"]]
+    parents, groups = _structure(store, twice)
+    if progress is not None:
+        progress(f"pages structure {len(parents)} rules in {len(groups)} groups")
+    flags = {key: PLACED for key in parents}
+    for key, bits in flagged.items():
+        flags[key] = flags.get(key, 0) | bits
     if total is not None:
         total(2 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))
     partial = target.with_name(f".{target.name}.{os.getpid()}")
@@ -71,24 +97,31 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     try:
         db.executescript("""
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-            CREATE TABLE rule_lineage (edition TEXT, number TEXT, lineage TEXT,
-                                       PRIMARY KEY (edition, number)) WITHOUT ROWID;
-            CREATE TABLE lineage_rows (lineage TEXT, query TEXT, rows BLOB,
+            CREATE TABLE rules (edition TEXT, number TEXT, lineage INTEGER, parent TEXT, flags INTEGER,
+                                PRIMARY KEY (edition, number)) WITHOUT ROWID;
+            CREATE TABLE groups (edition TEXT, parent TEXT, members TEXT,
+                                 PRIMARY KEY (edition, parent)) WITHOUT ROWID;
+            CREATE TABLE lineage_rows (lineage INTEGER, query TEXT, rows BLOB,
                                        PRIMARY KEY (lineage, query)) WITHOUT ROWID;
         """)
-        # several lineages for one key: NULL, the page asks the store
-        db.executemany("INSERT INTO rule_lineage VALUES (?, ?, ?)",
-                       [(e, n, single.get((e, n))) for (e, n) in by_key])
+        # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store)
+        keys = sorted(set(by_key) | set(flags))
+        db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?)",
+                       [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
+                         parents.get((e, n)), flags.get((e, n), 0)) for e, n in keys])
+        db.executemany("INSERT INTO groups VALUES (?, ?, ?)",
+                       [(e, parent, None if members is None else json.dumps(members, separators=(",", ":")))
+                        for (e, parent), members in sorted(groups.items())])
         db.executemany("INSERT INTO meta VALUES (?, ?)",
                        [("build", data_dir.name), *((f"query:{name}", _digest(queries.get(name).text))
-                                                    for name in LINEAGE_QUERIES)])
+                                                    for name in ANSWERED)])
         lineages = sorted(representative)
         for name in LINEAGE_QUERIES:
             for start in range(0, len(lineages), BATCH):
                 chunk = lineages[start:start + BATCH]
                 rows = batch_rows(store, name, [representative[lineage] for lineage in chunk])
                 db.executemany("INSERT INTO lineage_rows VALUES (?, ?, ?)",
-                               [(lineage, name, json.dumps(rows.get(representative[lineage], []),
+                               [(lineage_ids[lineage], name, json.dumps(rows.get(representative[lineage], []),
                                                            ensure_ascii=False, separators=(",", ":")))
                                 for lineage in chunk])
                 if progress is not None:
@@ -107,8 +140,39 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     for old in data_dir.parent.glob(f"{PREFIX}*.sqlite") if beside else ():
         if old != target and not (data_dir.parent / ("data-" + old.name[len(PREFIX):-len(".sqlite")])).exists():
             old.unlink(missing_ok=True)  # a build that is gone
-    return {"file": str(target), "bytes": target.stat().st_size, "keys": len(by_key),
-            "lineages": len(lineages), "seconds": round(time.perf_counter() - started, 1)}
+    return {"file": str(target), "bytes": target.stat().st_size, "keys": len(keys),
+            "lineages": len(lineages), "rules_placed": len(parents),
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _structure(store, twice: set) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], list | None]]:
+    """Each rule's parent number, and each (edition, parent number)'s rules as
+    [[number, order], ...] in document order (None: not answerable from here, the page asks the
+    store). rule-siblings and rule-children join on the parent *node*; grouping by its number is
+    the same join wherever one node of the edition has that number (``twice``: the keys several
+    nodes carry, from page-flags), and orders are distinct:
+    a rule with two rows (two parents, two orders), a parent number that two nodes share, a tie
+    of orders leaves its rules, or its group, to the store."""
+    rows = queries.run(store, "page-structure")
+    seen: dict[tuple[str, str], int] = {}
+    for row in rows:
+        key = (row["edition"], row["number"])
+        seen[key] = seen.get(key, 0) + 1
+    members: dict[tuple[str, str], list] = {}
+    for row in rows:
+        members.setdefault((row["edition"], row["parent_number"]), []).append(
+            (int(row["order"]), row["number"], row["order"]))
+    groups: dict[tuple[str, str], list | None] = {}
+    for (edition, parent), found in members.items():
+        found.sort()
+        orders = [o for o, _, _ in found]
+        unsure = (edition, parent) in twice or len(set(orders)) != len(orders) \
+            or any(seen[(edition, n)] > 1 or (edition, n) in twice for _, n, _ in found)
+        groups[(edition, parent)] = None if unsure else [[n, text] for _, n, text in found]
+    parents = {(r["edition"], r["number"]): r["parent_number"] for r in rows
+               if groups[(r["edition"], r["parent_number"])] is not None}
+    # a rule numbered like another node: its children are both nodes' (rule-children), the store's
+    return {key: parent for key, parent in parents.items() if key not in twice}, groups
 
 
 def batch_rows(store, name: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], list[dict]]:
@@ -142,24 +206,47 @@ class PageData:
         with self._lock:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         # only the queries whose text is still the one the rows came from
-        self.answers = {name for name in LINEAGE_QUERIES
+        self.answers = {name for name in ANSWERED
                         if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
         # the rows of rules-changed-between, if written for the query's text of today
         self.has_changes = meta.get(changes.digest_key()) == _digest(queries.get(changes.QUERY).text)
 
-    def rows(self, name: str, edition: str, number: str) -> list[dict] | None:
-        """The rows ``name`` gives for (edition, number), or None: ask the store."""
+    def rule(self, edition: str, number: str) -> tuple | None:
+        """(lineage, parent, flags) of a rule version, None when the build has no such key."""
+        with self._lock:
+            return self._db.execute("SELECT lineage, parent, flags FROM rules WHERE edition = ? AND number = ?",
+                                    (edition, number)).fetchone()
+
+    def rows(self, name: str, edition: str, number: str, rule: tuple | None | bool = False) -> list[dict] | None:
+        """The rows ``name`` gives for (edition, number), or None: ask the store. ``rule``:
+        what :meth:`rule` gave for the key, when the caller has it already."""
         if name not in self.answers:
             return None
-        with self._lock:
-            found = self._db.execute("SELECT lineage FROM rule_lineage WHERE edition = ? AND number = ?",
-                                     (edition, number)).fetchone()
+        if rule is False:
+            rule = self.rule(edition, number)
+        if name in NONEMPTY_QUERIES:  # page-flags names every key such a query has rows for
+            return None if rule is not None and rule[2] & KIND_BIT[NONEMPTY_QUERIES[name]] else []
+        if name in STRUCTURE_QUERIES:
+            if rule is None or not rule[2] & PLACED:
+                return None
+            parent = rule[1] if name == "rule-siblings" else number
+            with self._lock:
+                found = self._db.execute("SELECT members FROM groups WHERE edition = ? AND parent = ?",
+                                         (edition, parent)).fetchone()
             if found is None:
-                return []  # no lineage: the query's anchor matches nothing
+                return []  # (a rule without subrules)
             if found[0] is None:
                 return None
+            if name == "rule-siblings":
+                return [{"sibling_number": n, "sibling_order": o} for n, o in json.loads(found[0])]
+            return [{"child_number": n} for n, _ in json.loads(found[0])]
+        if rule is None or rule[0] is None:
+            return []  # no lineage: the query's anchor matches nothing
+        if rule[0] == SEVERAL or name in UNCHAINED_QUERIES:
+            return None
+        with self._lock:
             row = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
-                                   (found[0], name)).fetchone()
+                                   (rule[0], name)).fetchone()
         return json.loads(row[0]) if row is not None else None
 
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
@@ -224,20 +311,29 @@ def for_store(store) -> PageData | None:
 
 class PagedStore:
     """``store`` for one rule's page: the named queries the page data holds are answered
-    from it for exactly (edition, number); everything else goes to ``store``."""
+    from it for exactly (edition, number); everything else goes to ``store``, each query text
+    and bindings asked once for the page (the history of an unchained rule asks ``rule``
+    again; the rows are only read)."""
 
     def __init__(self, store, data: PageData, edition: str, number: str):
         self._store, self._data = store, data
         self._key = {"edition": edition, "number": number}
         self._texts = {queries.get(name).text: name for name in data.answers}
+        self._rule: tuple | None | bool = False  # the key's row, read once per page
+        self._asked: dict[tuple, list[dict]] = {}
 
     def select(self, sparql: str, bindings: dict | None = None):
         name = self._texts.get(sparql)
         if name is not None and bindings == self._key:
-            rows = self._data.rows(name, self._key["edition"], self._key["number"])
+            if self._rule is False:
+                self._rule = self._data.rule(self._key["edition"], self._key["number"])
+            rows = self._data.rows(name, self._key["edition"], self._key["number"], self._rule)
             if rows is not None:
                 return rows
-        return self._store.select(sparql, bindings)
+        asked = (sparql, tuple(sorted((bindings or {}).items())))
+        if asked not in self._asked:
+            self._asked[asked] = self._store.select(sparql, bindings)
+        return self._asked[asked]
 
     def __getattr__(self, attribute):
         return getattr(self._store, attribute)

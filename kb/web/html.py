@@ -10,16 +10,61 @@ from __future__ import annotations
 from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 from starlette.responses import HTMLResponse
 
 from ingest import numbers
 
 from .context import WebContext
 
+_DICT_NAMES = frozenset(dir(dict))
+
+
+class _Environment(Environment):
+    def getattr(self, obj, attribute):
+        """``a.b`` on a dict: its key first. Jinja tries the attribute first, and for a dict that
+        raises AttributeError on every key the pages print (a third of a rule page's rendering);
+        a name that is not one of dict's own gives the same value either way. The rest is
+        Jinja's own ``getattr``."""
+        if type(obj) is dict and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
+
+
+_TAGS = {"mark": "mark", "ins": "ins", "del": "del"}
+
+
+def segment_markup(items, href) -> Markup:
+    """Text from the store as kb.web.markup's segments, each escaped and wrapped in the tag its
+    kind names (the ``segments`` macro of _segments.html; in Python, a macro call and an
+    autoescaped expression per segment cost a rule page a fifth of its rendering)."""
+    out = []
+    for s in items:
+        kind, text = s.kind, escape(s.text)
+        if kind == "link":
+            out.append(f'<a class="cite" href="{escape(href(s.target))}">{text}</a>')
+        elif kind == "dangling":
+            out.append(f'<span class="dangling" title="this edition has no rule {text}">{text}</span>')
+        elif kind in _TAGS:
+            out.append(f"<{kind}>{text}</{kind}>")
+        else:
+            out.append(text)
+    return Markup("".join(out))
+
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    env = Environment(
+    env = _Environment(
         loader=PackageLoader("kb.web", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,  # a misspelt variable is an error, not an empty string
@@ -27,6 +72,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         auto_reload=False,  # package data: no stat of every template file on every render
     )
+    env.globals["segment_markup"] = segment_markup
     env.tests["subrule"] = numbers.is_subrule  # {% if number is subrule %}: the rule-number grammar's
     return env
 

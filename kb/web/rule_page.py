@@ -2,10 +2,12 @@
 cite it, its place among its neighbours, the concepts it mentions, the French
 rules that translate it, and its history across editions.
 
-Nine small named queries, each anchored on the rule (no scan of the store);
-the history's word diffs are computed here from kb.lineage.history's versions.
-The queries the build's page data holds (kb.pages: the history's wordings, the
-French rules) are read from it when the build wrote it (:data:`USE_PAGE_DATA`).
+Small named queries, each anchored on the rule (no scan of the store); the
+history's word diffs are computed here from kb.lineage.history's versions. The
+queries the build's page data answers (kb.pages: the history's wordings, the
+French rules, the siblings and subrules, and no examples, citers or findings
+where the rule has none) are read from it when the build wrote it
+(:data:`USE_PAGE_DATA`); the store answers the rest.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ def rule_page(ctx: WebContext, edition: str, number: str):
     from ..service import page_store
 
     store, mint = ctx.store, ctx.mint
-    found = run(store, "rule", edition=edition, number=number)
+    paged = page_store(store, edition, number, USE_PAGE_DATA)  # kb.pages, else the store itself
+    found = run(paged, "rule", edition=edition, number=number)
     if not found:
         catalog.edition(store, edition)  # an unknown edition says so
         raise NotFound(f"edition {edition} has no rule {number}")
@@ -38,10 +41,9 @@ def rule_page(ctx: WebContext, edition: str, number: str):
     reference_rows = run(store, "rule-references", edition=edition, number=number)
     citations = citations_from_rows(reference_rows)
     entry = catalog.edition(store, edition)
-    siblings = [r["sibling_number"] for r in run(store, "rule-siblings", edition=edition, number=number)]
+    siblings = [r["sibling_number"] for r in run(paged, "rule-siblings", edition=edition, number=number)]
     before, after = _around(siblings, number)
     parent = row.get("parent")
-    paged = page_store(store, edition, number, USE_PAGE_DATA)  # kb.pages, else the store itself
     values = {
         "title": f"{number} — {edition}",
         "edition": edition,
@@ -52,19 +54,19 @@ def rule_page(ctx: WebContext, edition: str, number: str):
         "printed": row.get("printed"),
         "text": link_citations(row.get("text", ""), citations),
         "examples": [link_citations(r["text"], citations)
-                     for r in run(store, "rule-examples", edition=edition, number=number)],
+                     for r in run(paged, "rule-examples", edition=edition, number=number)],
         "references": _references(reference_rows),
         "referenced_by": [{"iri": r["source"], "label": r.get("source_number") or f"glossary: {r.get('term', '?')}"}
-                          for r in run(store, "rule-referenced-by", edition=edition, number=number)],
+                          for r in run(paged, "rule-referenced-by", edition=edition, number=number)],
         "concepts": run(store, "rule-concepts", edition=edition, number=number),
         "parent": {"number": parent, "iri": mint.numbered(edition, parent)} if parent else None,
         "section": mint.section(edition, rule_numbers.section_of(number)),
         "previous": mint.rule(edition, before) if before else None, "previous_number": before,
         "next": mint.rule(edition, after) if after else None, "next_number": after,
         "children": [{"number": r["child_number"], "iri": mint.rule(edition, r["child_number"])}
-                     for r in run(store, "rule-children", edition=edition, number=number)],
+                     for r in run(paged, "rule-children", edition=edition, number=number)],
         "translations": _translations(ctx, edition, number, entry["language"], paged),
-        "consistency": rule_consistency(store, edition, number),  # the findings citing this rule
+        "consistency": rule_consistency(paged, edition, number),  # the findings citing this rule
         **history_view(paged, edition, number),
     }
     values.update(_in_time(ctx, entry, values))

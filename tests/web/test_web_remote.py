@@ -135,6 +135,21 @@ def test_a_rule_iri_dereferences_as_turtle_and_html(remote_web, fixture_web):
     assert b"101.1" in body and b"gadget" in body.lower()
 
 
+def test_rule_pages_over_the_remote_store_are_the_embedded_pages(remote_url, remote_web, fixture_kb, fixture_web):
+    """A remote store has no page data (kb.pages): its rule pages ask every query, and are
+    the bytes the embedded store's pages give from its page data (the same invented edition)."""
+    from kb.pages import for_store
+
+    assert for_store(fixture_kb[0]) is not None and for_store(RemoteStore(remote_url)) is None
+    numbers = numbers_of(fixture_web)
+    assert numbers and numbers == numbers_of(remote_web)
+    for number in numbers:
+        path = f"edition/en/2030-05-05/rule/{number}"
+        remote, embedded = get(remote_web, path, "text/html"), get(fixture_web, path, "text/html")
+        assert remote[0] == embedded[0] == 200, path
+        assert remote[2] == embedded[2], path
+
+
 def test_two_replicas_over_one_remote_store_answer_the_same(remote_url, remote_web):
     with WebServer(create_app(RemoteStore(remote_url))) as other:
         for query in (RULES, RK + "SELECT (COUNT(*) AS ?n) WHERE { ?r a rk:Rule }"):
