@@ -245,12 +245,18 @@ def _is_ours(name: str) -> bool:
 def bench_serve(store, store_location: str, edition: str, base: str, *, duration: int = 20, threads: int = 2,
                 connections: int = 16, workers: int = 2, warmup: int = 2, same_url: bool = False,
                 peers: bool = True, uncached: bool = True, prime: int = 6, serve_options: tuple[str, ...] = (),
-                load: tuple[int, int] | None = (64, 30), progress=lambda message: None) -> dict:
+                load: tuple[int, int] | None = (64, 30), only: tuple[str, ...] = (),
+                progress=lambda message: None) -> dict:
     """Every scenario on every server, one after the other; ``uncached``: also a
     ``rulekb serve --cache 0`` (the engine's own speed, every answer computed).
     ``prime``: requests of each of a scenario's URLs, on new connections, before
     measuring the cached server (so each worker process has them: steady state); 0: none."""
     scenarios, sizes = workload(store, edition, base, same_url=same_url, load=load)
+    if only:  # a scenario's leftover work (answers wrk gave up on) would load the next one's server
+        unknown = set(only) - {s.name for s in scenarios}
+        if unknown:
+            raise KBError(f"unknown scenario {sorted(unknown)[0]!r}; known: {', '.join(s.name for s in scenarios)}")
+        scenarios = [s for s in scenarios if s.name in only]
     load = {"duration": duration, "threads": threads, "connections": connections, "warmup": warmup}
     figures: dict = {"edition": edition, "workers": workers, "load": load, **sizes, "rows": [],
                      "servers": {}, "peers_missing": {}, "priming": {},

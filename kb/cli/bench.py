@@ -288,6 +288,8 @@ def bench_serve_command(
     load_connections: int = typer.Option(64, "--load-connections", min=0, help="The `load` scenario (pages and "
                                          "point lookups interleaved, ours only): wrk connections; 0: no load run."),
     load_duration: int = typer.Option(30, "--load-duration", min=1, help="The `load` scenario: seconds."),
+    scenario: list[str] = typer.Option(None, "--scenario", help="Only this scenario (repeatable): rule page, "
+                                       "rule turtle, sparql point, sparql join, load."),
     format: Format = FormatOption,
 ) -> None:
     """`rulekb serve` under load (wrk over loopback): req/s, p50/p99 latency and errors for a rule page, a rule
@@ -309,7 +311,7 @@ def bench_serve_command(
             same_url=same_url, peers=peers, uncached=uncached, prime=min(prime, 1) if quick else prime,
             serve_options=("--cache", str(cache), "--query-workers", str(query_workers)),
             load=(load_connections, 3 if quick else load_duration) if load_connections else None,
-            progress=lambda m: stderr.print(f"bench serve: {m}", highlight=False, markup=False))
+            only=tuple(scenario or ()), progress=lambda m: stderr.print(f"bench serve: {m}", highlight=False, markup=False))
         figures["cache"], figures["query_workers"] = cache, query_workers
     if format is Format.json:
         emit_json(figures)

@@ -60,3 +60,14 @@ def test_bench_serve_refuses_an_unknown_edition_in_one_line(fixture_kb, wrk):
     result = run_cli("bench", "serve", "--store", str(store.root), "--edition", "en/1900-01-01", "--duration", "1")
     assert result.returncode != 0
     assert "en/1900-01-01" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bench_serve_runs_only_the_scenarios_asked_for(fixture_kb, wrk):
+    store, _ = fixture_kb
+    result = run_cli("bench", "serve", "--store", str(store.root), "--duration", "1", "--warmup", "0", "--prime", "0",
+                     "--load-connections", "0", "--no-peers", "--no-uncached", "--scenario", "sparql point",
+                     "--format", "json", timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert {row["scenario"] for row in result.json["rows"]} == {"sparql point"}
+    result = run_cli("bench", "serve", "--store", str(store.root), "--scenario", "nothing", "--duration", "1")
+    assert result.returncode != 0 and "nothing" in result.stderr and "Traceback" not in result.stderr
