@@ -42,6 +42,7 @@ from urllib.parse import parse_qsl
 
 import pyoxigraph as ox
 
+from ..errors import RulekbError
 from .headers import HEADERS
 from .sparql_eval import ProtocolError, choose_media
 
@@ -92,8 +93,12 @@ _KEYWORDS = frozenset("""A TRUE FALSE BASE PREFIX SELECT ASK CONSTRUCT DESCRIBE 
 _NAMES = frozenset({"var", "word", "int", "pname", "prefix", "local"})  # tokens made of name characters
 
 
-class _NotALookup(Exception):
-    """The text is outside the subset (or not SPARQL): a worker answers it."""
+class _NotALookup(RulekbError):
+    """The text is outside the subset (or not SPARQL): a worker answers it. (An internal signal,
+    never shown; a RulekbError as every error class of the code.)"""
+
+    def __init__(self):
+        super().__init__("not a bounded lookup: a query worker answers it")
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
