@@ -54,8 +54,11 @@ def align(old, new, *, threshold: float = 0.4) -> list[tuple[str, str, list[str]
         if len(words) < 3:
             continue
         mine = set(words)
-        votes = Counter(n for w in mine for n in index.get(w, ()))
-        candidates = {n for n, _ in votes.most_common(8)}
+        # the eight rules sharing most rare words, ties by number: most_common() breaks ties by
+        # first insertion, which followed the set's (hash-seeded) order, so a count could differ
+        # from one run to the next ("comes into play" -> "enters the battlefield": 29 or 30 rules)
+        votes = Counter(n for w in sorted(mine) for n in index.get(w, ()))
+        candidates = {n for n, _ in sorted(votes.items(), key=lambda item: (-item[1], item[0]))[:8]}
         if rule.number in new_words:
             candidates.add(rule.number)
         best, score = None, threshold
