@@ -276,8 +276,9 @@ def test_every_kind_of_iri_in_the_real_kb_dereferences(corpus_kb, corpus_web, ki
     if kind == "graph":
         iri = BASE + "graph/lineage"
     else:
-        # (a citation's type is implied by rk:hasCitation, not stored)
-        pattern = "[] rk:hasCitation ?s" if kind == "citation" else f"?s a {KINDS[kind]}"
+        # (a citation's type is implied by rk:hasCitation, a rule's statement's by rk:statedIn: not stored)
+        implied = {"citation": "[] rk:hasCitation ?s", "statement": "?s rk:statedIn []"}
+        pattern = implied.get(kind, f"?s a {KINDS[kind]}")
         rows = store.select(queries.prefixes() + f"SELECT ?s WHERE {{ {pattern} }} LIMIT 1")
         assert rows, f"the KB has no {kind}"
         iri = rows[0]["s"]
