@@ -122,6 +122,9 @@ def _server_message(exc: SPARQLWrapperException) -> str:
         return _one_line(str(exc))
 
 
+GATHERED = "/graph/statements"  # graphs every edition's part adds to: gathered by replace()
+
+
 class RemoteStore:
     def __init__(self, url: str, update_url: str | None = None, gsp_url: str | None = None,
                  timeout: float = 60.0, upload_timeout: float = 3600.0, max_change: int | None = None):
@@ -344,8 +347,24 @@ class RemoteStore:
     def replace(self, quads: Iterable[ox.Quad]) -> int:
         """Make ``quads`` the whole content of the KB, atomically; return the quad count.
 
-        Quads must come grouped by graph (each graph's quads together), as a build yields them."""
+        Quads must come grouped by graph (each graph's quads together), as a build yields them;
+        but for graph/statements, which every edition's part adds to (kb.rdf.statements, the same
+        content from many editions): its quads are gathered, each once, and written last."""
         previous = self._manifest()
+        gathered: dict[ox.NamedNode, dict[ox.Quad, None]] = {}
+
+        def apart(stream):  # the gathered graphs out of the stream, the rest grouped as they came
+            for quad in stream:
+                if isinstance(quad.graph_name, ox.NamedNode) and quad.graph_name.value.endswith(GATHERED):
+                    gathered.setdefault(quad.graph_name, {})[quad] = None
+                else:
+                    yield quad
+
+        def last():  # (read once the stream is done)
+            for graph in gathered.values():
+                yield from graph
+
+        quads = itertools.chain(apart(quads), last())  # (a generator: it runs once apart() is done)
         digests: dict[str, str] = {}
         written: list[str] = []  # graphs a first build wrote directly: dropped if it fails
         ops: list[str] = []  # the commit, for a store that has a previous build

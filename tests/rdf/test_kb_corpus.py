@@ -30,7 +30,7 @@ def test_every_edition_is_built_once(corpus_kb):
     assert "fr/2011-02-04" in french and "fr/2008-04-14" in french and len(french) > 25
     assert any("lotusnoir" in s and s.startswith("en/2011-09-30") for s in report.skipped)
     assert len(report.refused) == 4  # the no-rules pages
-    assert report.quads > 4_000_000
+    assert report.quads > 3_500_000  # (3.81 M since statements say what they say once: issue 18)
 
 
 def test_cross_references_resolve_across_the_corpus(corpus_kb):
@@ -112,7 +112,7 @@ def test_cli_against_the_real_kb(corpus_kb):
     adhoc = run_cli("query", "--sparql", "SELECT (COUNT(*) AS ?n) WHERE { ?r a rk:Rule }", *where, "--format", "json")
     assert int(json.loads(adhoc.stdout)["results"]["bindings"][0]["n"]["value"]) > 245_000
     exported = run_cli("export", "en/2026-01-16", "--rdf", "nt", *where)
-    assert exported.returncode == 0 and exported.stdout.count("\n") > 30_000
+    assert exported.returncode == 0 and exported.stdout.count("\n") > 25_000  # (what its statements say: graph/statements)
 
 
 @pytest.mark.parametrize(
