@@ -267,6 +267,7 @@ KINDS = {  # what kb.rdf.iris.parse calls it -> the class of its resources
     "concepts": "skos:ConceptScheme", "lineage": "rk:Lineage", "change": "rk:Change",
     "meaning-change": "rk:MeaningChange", "translation-finding": "rk:TranslationFinding",
     "consistency-finding": "rk:ConsistencyFinding",
+    "statement-content": None,  # what a statement says, once for every edition (untyped: found by its link)
 }
 
 
@@ -277,7 +278,8 @@ def test_every_kind_of_iri_in_the_real_kb_dereferences(corpus_kb, corpus_web, ki
         iri = BASE + "graph/lineage"
     else:
         # (a citation's type is implied by rk:hasCitation, a rule's statement's by rk:statedIn: not stored)
-        implied = {"citation": "[] rk:hasCitation ?s", "statement": "?s rk:statedIn []"}
+        implied = {"citation": "[] rk:hasCitation ?s", "statement": "?s rk:statedIn []",
+                   "statement-content": "[] rk:statementContent ?s"}
         pattern = implied.get(kind, f"?s a {KINDS[kind]}")
         rows = store.select(queries.prefixes() + f"SELECT ?s WHERE {{ {pattern} }} LIMIT 1")
         assert rows, f"the KB has no {kind}"
