@@ -186,7 +186,7 @@ def test_build_add_refuses_what_it_cannot_append_and_leaves_the_kb_as_it_was(fix
 
 def _same_page_data(added_to: EmbeddedStore, full: EmbeddedStore, report: dict) -> None:
     """--add writes the page data of the build it swaps in, and it holds what a full build's does."""
-    from kb.pages import LINEAGE_QUERIES, companion, for_store
+    from kb.pages import ANSWERED, companion, for_store
     from kb.service import run
 
     assert report["pages"]["file"] == str(companion(added_to.data_dir()))
@@ -196,6 +196,6 @@ def _same_page_data(added_to: EmbeddedStore, full: EmbeddedStore, report: dict) 
         data = for_store(store)
         assert data is not None and data.has_changes
         return (data.changes("0000-01-01", "9999-12-31", None),
-                {name: [data.rows(name, e, n) for e, n in keys] for name in LINEAGE_QUERIES})
+                {name: [data.rows(name, e, n) for e, n in keys] for name in ANSWERED})
 
     assert kept(added_to) == kept(full)

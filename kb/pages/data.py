@@ -90,7 +90,7 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     for key, bits in flagged.items():
         flags[key] = flags.get(key, 0) | bits
     if total is not None:
-        total(2 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))
+        total(3 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))  # anchors, structure, changes, batches
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.unlink(missing_ok=True)
     db = sqlite3.connect(partial)

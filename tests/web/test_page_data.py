@@ -173,3 +173,16 @@ def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node(monkeyp
     assert groups[("e", "1")] == [["1.2", "1"], ["1.1", "2"]] and groups[("e", "1.2")] == [["1.2a", "12"]]
     assert groups[("e", "2")] is None and groups[("e", "3")] is None and groups[("e", "4")] is None
     assert parents == {("e", "1.1"): "1", ("e", "1.2"): "1", ("e", "1.2a"): "1.2"}
+
+
+def test_bench_pages_renders_each_page_both_ways_and_says_the_load(two_editions):
+    """`rulekb bench pages`: the figures' shape, never a speed; both ways give the same bytes."""
+    from kb.bench.pages import bench_pages, sample
+
+    store, _ = two_editions
+    keys = sample(store, 6)
+    assert len(keys) == len(set(keys)) > 1 and {e for e, _ in keys} == {"en/2030-05-05", "en/2031-01-01"}
+    figures = bench_pages(store, pages=6, rounds=1)
+    assert figures["pages"] == len(keys) and set(figures["modes"]) == {"page data", "queries"}
+    assert figures["same_bytes"] and len(figures["load_average"]) == 3
+    assert all(len(mode["cpu_ms"]) == 1 for mode in figures["modes"].values())
