@@ -7,7 +7,10 @@
 3. Build the concepts (all glossaries, labels from the ontology).
 4. Extract each edition's definitional statements (kb.define) and reason
    over them (kb.reason.infer: HermiT when Java is there, else owlrl; results cached by
-   axiom set, so a rebuild reasons only about what changed).
+   axiom set, so a rebuild reasons only about what changed). The reasoner runs in a
+   thread (its work is in its worker processes and their JVMs) beside steps 5 and the
+   consistency check, which need nothing of it but the consistency's verdict on each
+   edition, folded in once it is done.
 5. Chain the complete editions of each language into rule lineages
    (:func:`kb.align.lineages`): version links and the changes between
    consecutive editions (:mod:`kb.rdf.lineage`, graph/lineage); each French
