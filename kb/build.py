@@ -155,7 +155,11 @@ def build(sources: list[str], store, base: str | None = None,
         report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
         pairs = [(a.old, a.new) for a in chained.alignments]
         with stages.stage("meanings", total=len(pairs)) as stage:
-            meanings = _meanings({e.id: e for e in editions}, pairs, stage)
+            by_id = {e.id: e for e in editions}
+            if report.lineage_cached:  # the same texts: their changes of meaning are cached too, no worker needed
+                meanings = meaning_changes.consecutive(by_id, pairs, stages.callback_for(stage))
+            else:
+                meanings = _meanings(by_id, pairs, stage)
         report.meaning_changes = sum(len(items) for _, _, items in meanings)
         texts = {e.id: _texts(e) for e in editions if not e.partial}
         dates = {e.id: e.effective_date for e in editions}
