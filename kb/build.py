@@ -7,7 +7,10 @@
 3. Build the concepts (all glossaries, labels from the ontology).
 4. Extract each edition's definitional statements (kb.define) and reason
    over them (kb.reason.infer: HermiT when Java is there, else owlrl; results cached by
-   axiom set, so a rebuild reasons only about what changed).
+   axiom set, so a rebuild reasons only about what changed). The reasoner runs in a
+   thread (its work is in its worker processes and their JVMs) beside steps 5 and the
+   consistency check, which need nothing of it but the consistency's verdict on each
+   edition, folded in once it is done.
 5. Chain the complete editions of each language into rule lineages
    (:func:`kb.align.lineages`): version links and the changes between
    consecutive editions (:mod:`kb.rdf.lineage`, graph/lineage); each French
@@ -152,7 +155,11 @@ def build(sources: list[str], store, base: str | None = None,
         report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
         pairs = [(a.old, a.new) for a in chained.alignments]
         with stages.stage("meanings", total=len(pairs)) as stage:
-            meanings = _meanings({e.id: e for e in editions}, pairs, stage)
+            by_id = {e.id: e for e in editions}
+            if report.lineage_cached:  # the same texts: their changes of meaning are cached too, no worker needed
+                meanings = meaning_changes.consecutive(by_id, pairs, stages.callback_for(stage))
+            else:
+                meanings = _meanings(by_id, pairs, stage)
         report.meaning_changes = sum(len(items) for _, _, items in meanings)
         texts = {e.id: _texts(e) for e in editions if not e.partial}
         dates = {e.id: e.effective_date for e in editions}

@@ -226,3 +226,27 @@ def test_the_reasoners_inconsistency_is_a_contradiction_with_its_explanation():
     assert found[0].detail.startswith("card-type can have no instance")
     consistent = SimpleNamespace(consistent=True)
     assert not [f for f in check(edition, statements, consistent) if f.kind == "reasoner"]
+
+
+def test_the_build_folds_the_verdict_into_findings_made_without_it(tmp_path, monkeypatch):
+    """The build checks each edition while the reasoner runs and adds its verdict after:
+    the same findings, in the same order, as one check with the verdict, cached or not."""
+    from types import SimpleNamespace
+
+    from kb.consistency import store
+    from kb.define import edition_statements
+
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
+    edition = _edition(BASE, sections=SECTIONS)
+    statements = edition_statements(edition)
+    clashing = [(rule, st) for rule, st in statements if rule in ("101.1", "301.1")]
+    result = SimpleNamespace(consistent=False, reasoner="owlrl", clashing=clashing,
+                             explanation_of_inconsistency=["en/2030-01-01: card-type can have no instance:"])
+    expected = to_json(edition.id, check(edition, statements, result), notes(edition))
+    assert any(item["kind"] == "reasoner" for item in expected["findings"])
+    for _ in range(2):  # computed, then read back from the cache
+        found, summary = store.for_build([edition], {edition.id: statements}, {edition.id: result}, workers=2)
+        assert found == [expected]
+    assert summary["cached"] == 1 and summary["by_kind"]["reasoner"] == 1
+    plain, _ = store.for_build([edition], {edition.id: statements}, {})
+    assert plain == [to_json(edition.id, check(edition, statements), notes(edition))]
