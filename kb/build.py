@@ -38,7 +38,7 @@ from ingest.parse import parse_many
 from .rdf import concepts as concept_layer
 from .rdf import meaning_changes
 from .consistency import store as consistency_store
-from .errors import BuildError
+from .errors import BuildError, RulekbError
 from .rdf.iris import Minter
 from .rdf.edition import edition_quads
 from .rdf.lexicon import ontology_labels
@@ -217,8 +217,9 @@ def _in_order(figures: dict) -> dict:
     return {name: figures[name] for name in sorted(figures, key=lambda n: (STAGE_ORDER + (n,)).index(n))}
 
 
-class _Cancelled(Exception):
-    """The build failed elsewhere: the reasoner stops at its next set."""
+class _Cancelled(RulekbError):
+    """The build failed elsewhere: the reasoner stops at its next set. (Never shown: the
+    build's own failure is; a RulekbError as every error class of the code.)"""
 
 
 class _Background:
