@@ -17,11 +17,15 @@ the build wrote for exactly that build, instead of evaluating them per request.
   - which rules have examples, citers or consistency findings (``page-flags``: the pattern
     each of those queries anchors on): ``rule-examples``, ``rule-referenced-by`` and
     ``rule-consistency`` give no row without asking the store for every other rule (most).
+  - the rows of ``rules-changed-between`` for every date (:mod:`.changes`: the query run once
+    over all dates, its rows in its own order, indexed by date): ``rulekb changes``, the web's
+    changes and feeds read any window from them (a long window costs Oxigraph over a second).
   Not kept: ``rule``, ``rule-references``, ``rule-concepts`` (one row per rule version or
   more; reading them for every version of the KB costs the build more than it saves a page).
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
-  three tables: (edition, number) -> lineage (a number), parent number, flags; (edition, parent)
-  -> its rules and their orders as JSON; lineage x query -> the rows as JSON). It is
+  four tables: (edition, number) -> lineage (a number), parent number, flags; (edition, parent)
+  -> its rules and their orders as JSON; lineage x query -> the rows as JSON; the changes by
+  date). It is
   written after the store's swap under a temporary name and renamed into place: a reader
   never sees a half-written file, and since the name is the build's, never another build's
   data. Until it is there (the seconds after a swap), and for a remote store, the page runs
