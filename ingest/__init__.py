@@ -1,6 +1,6 @@
 """ingest: sources (files, directories, URLs) -> the document model.
 
-    >>> from ingest import parse_bytes
+    >>> from rulekb.ingest import parse_bytes
     >>> [edition] = parse_bytes(data, "CR-2026-01-16.txt")   # doctest: +SKIP
 
 Public entry points: :func:`parse_bytes` (one document -> its editions), :func:`parse_path`
@@ -25,7 +25,7 @@ _LAZY = {"Edition": "model", "parse_bytes": "parse", "parse_path": "parse", "par
 def __getattr__(name: str):
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module 'ingest' has no attribute {name!r}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from importlib import import_module
 
     value = getattr(import_module(f".{module}", __name__), name)

@@ -29,7 +29,7 @@ class KnownEdition:
 
 
 def known_editions() -> list[KnownEdition]:
-    text = resources.files("ingest").joinpath("known_editions.tsv").read_text(encoding="utf-8")
+    text = resources.files("rulekb.ingest").joinpath("known_editions.tsv").read_text(encoding="utf-8")
     out = []
     for line in text.splitlines():
         if line.strip() and not line.startswith("#"):

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from ingest.model import Edition
-from ingest.parse import parse_many
+from rulekb.ingest.model import Edition
+from rulekb.ingest.parse import parse_many
 
 from .rdf import concepts as concept_layer
 from .rdf import meaning_changes
@@ -102,7 +102,7 @@ def choose_editions(editions: list[Edition]) -> tuple[list[Edition], list[str]]:
 
 
 def ontology_quads(graph: str) -> Iterator[ox.Quad]:
-    from ontology import turtle
+    from rulekb.ontology import turtle
 
     g = ox.NamedNode(graph)
     for triple in ox.parse(turtle().encode("utf-8"), format=ox.RdfFormat.TURTLE):
@@ -394,7 +394,7 @@ def _document_count(sources: list[str]) -> int | None:
     """How many documents the parse stage reads (a URL or a file is one)."""
     from pathlib import Path
 
-    from ingest.parse import document_files
+    from rulekb.ingest.parse import document_files
 
     count = 0
     for source in sources:

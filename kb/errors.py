@@ -10,7 +10,7 @@ into ``rulekb: error: ...`` and an exit code in one place
 
 from __future__ import annotations
 
-from ingest.errors import IngestError, RulekbError
+from rulekb.ingest.errors import IngestError, RulekbError
 
 __all__ = ["RulekbError", "IngestError", "KBError", "StoreError", "NotFound", "QueryError", "BuildError", "ReasonerError"]
 

@@ -367,7 +367,7 @@ def rule_consistency(store, edition: str, number: str) -> list[dict]:
 def newer_editions(location: str | None, page: str | None = None) -> dict:
     """``rulekb fetch --check``: does the official rules page list an English edition
     newer than the KB's? (ingest.fetch.check_newer against the store's editions)."""
-    from ingest.fetch import check_newer
+    from rulekb.ingest.fetch import check_newer
 
     store = open_store(location)
     dates = [row["edition"].removeprefix("en/") for row in editions(store) if row["language"] == "en"]

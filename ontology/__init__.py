@@ -3,7 +3,7 @@
 Always load them through these helpers (``importlib.resources``), never by a path
 relative to the working directory: the package may be installed anywhere, even zipped.
 
-    >>> import ontology
+    >>> from rulekb import ontology
     >>> ontology.turtle().startswith("# rulekb ontology")
     True
     >>> len(ontology.graph()) > 1000
@@ -19,7 +19,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # rdflib is imported lazily: `import ontology` stays cheap
+if TYPE_CHECKING:  # rdflib is imported lazily: `from rulekb import ontology` stays cheap
     from rdflib import Graph
 
 ONTOLOGY_FILE = "rulekb.ttl"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import corpus_dir
+from rulekb.kb.corpus import corpus_dir
 
 from .helpers import need
 
@@ -80,8 +80,8 @@ def corpus_kb(corpus, tmp_path_factory):
 
 def _built(tmp_path_factory, name: str, source: Path, **options):
     """(store, build report) of ``source`` built into a fresh temporary store."""
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path_factory.mktemp(name) / "store")
     return store, build([str(source)], store, **options)
@@ -89,7 +89,7 @@ def _built(tmp_path_factory, name: str, source: Path, **options):
 
 def _served(kb):
     """``rulekb serve``'s app over ``kb``'s store on a loopback port: yields its root URL."""
-    from kb.web.app import create_app
+    from rulekb.kb.web.app import create_app
 
     from .helpers import WebServer
 
@@ -162,8 +162,8 @@ TIMELINE_FILES = ("CR-2009-07-08.txt", "CR-2009-07-11.txt", "CR-2009-10-01.txt",
 def timeline_kb(corpus, tmp_path_factory):
     """Four real English editions (a tie of effective dates: en/2009-07-08 states 2009-07-11,
     as en/2009-07-11 does), without reasoning: (store, its directory)."""
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     location = tmp_path_factory.mktemp("timeline-kb") / "store"
     store = EmbeddedStore(location)
@@ -173,7 +173,7 @@ def timeline_kb(corpus, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def timeline_web(timeline_kb):
-    from kb.web.app import create_app
+    from rulekb.kb.web.app import create_app
 
     from .helpers import WebServer
 

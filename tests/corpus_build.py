@@ -46,8 +46,8 @@ def start(corpus: Path, shared_tmp: Path) -> subprocess.Popen | None:
 
 def wait(corpus: Path, shared_tmp: Path):
     """(store, report) once the build is done; starts it if nobody has (a test run alone)."""
-    from kb.build import BuildReport  # noqa: F401  (the pickle's class)
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import BuildReport  # noqa: F401  (the pickle's class)
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     where = folder(shared_tmp)
     child = start(corpus, shared_tmp)
@@ -78,9 +78,9 @@ def _alive(started: Path) -> bool:
 
 
 def _main(corpus: str, where: str) -> int:
-    from kb.build import build
-    from kb.progress import LineReporter
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.progress import LineReporter
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     out = Path(where)
     lines = LineReporter(sys.stderr)  # build.log: a line per stage, one at least every 10 s

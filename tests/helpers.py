@@ -28,7 +28,7 @@ class CliResult:
 
 def run_cli(*args: str, input: bytes | None = None, timeout: float = 300, env: dict | None = None) -> CliResult:
     completed = subprocess.run(
-        [sys.executable, "-m", "kb.cli", *args],
+        [sys.executable, "-m", "rulekb.kb.cli", *args],
         input=input,
         capture_output=True,
         timeout=timeout,
@@ -74,7 +74,7 @@ def manifest_rows(part: str, key: str) -> list[dict]:
     """The rows of ``corpus/PART/MANIFEST.tsv``; without a corpus, one row whose
     ``key`` is MISSING, so parametrized tests still run once and fail in CI
     through the ``corpus`` fixture."""
-    from kb.corpus import corpus_dir
+    from rulekb.kb.corpus import corpus_dir
 
     root = corpus_dir()
     manifest = root / part / "MANIFEST.tsv" if root else None

@@ -8,10 +8,10 @@ import re
 import threading
 import time
 
-from kb.build import build
-from kb.footprint import compare_answers, measure
-from kb.progress import LineReporter, Stages
-from kb.store.embedded import EmbeddedStore
+from rulekb.kb.build import build
+from rulekb.kb.footprint import compare_answers, measure
+from rulekb.kb.progress import LineReporter, Stages
+from rulekb.kb.store.embedded import EmbeddedStore
 
 from .helpers import run_cli
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer.main
 
-from kb.cli import app
+from rulekb.kb.cli import app
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 

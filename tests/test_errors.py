@@ -11,15 +11,15 @@ import pytest
 import typer
 from starlette.exceptions import HTTPException
 
-from ingest.errors import BinaryInputError, FetchError, IngestError, NotRulesError
-from kb.bench.kb import _TooSlow
-from kb.cli.output import errors_as_exit_codes, exit_code
-from kb.errors import BuildError, KBError, NotFound, QueryError, RulekbError, StoreError
-from kb.reason.backends import JavaMissingError, ReasonerError
-from kb.rdf.vocabgen import VocabularyError
-from kb.web.errors import WebError, status_and_message
-from kb.web.query_pool import WorkerGone
-from kb.web.sparql import ProtocolError, QueryTimeout
+from rulekb.ingest.errors import BinaryInputError, FetchError, IngestError, NotRulesError
+from rulekb.kb.bench.kb import _TooSlow
+from rulekb.kb.cli.output import errors_as_exit_codes, exit_code
+from rulekb.kb.errors import BuildError, KBError, NotFound, QueryError, RulekbError, StoreError
+from rulekb.kb.reason.backends import JavaMissingError, ReasonerError
+from rulekb.kb.rdf.vocabgen import VocabularyError
+from rulekb.kb.web.errors import WebError, status_and_message
+from rulekb.kb.web.query_pool import WorkerGone
+from rulekb.kb.web.sparql import ProtocolError, QueryTimeout
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,55 +10,55 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-ALWAYS = ("kb.service", "kb.errors")
+ALWAYS = ("rulekb.kb.service", "rulekb.kb.errors")
 # module -> (the front-end files that may import it, why)
 EXCEPTIONS = {
-    "kb.bench": (("kb/cli/bench.py", "kb/cli/bench_features.py"), "`rulekb bench ...`: the benchmarks are their own front door"),
-    "kb.compare.report": (("kb/cli/", "kb/web/compare_views.py"),
+    "rulekb.kb.bench": (("kb/cli/bench.py", "kb/cli/bench_features.py"), "`rulekb bench ...`: the benchmarks are their own front door"),
+    "rulekb.kb.compare.report": (("kb/cli/", "kb/web/compare_views.py"),
                           "rendering a report (md/html) and its columns: presentation both front-ends share"),
-    "kb.translate.worklist": (("kb/cli/translate_commands.py", "kb/web/compare_views.py"),
+    "rulekb.kb.translate.worklist": (("kb/cli/translate_commands.py", "kb/web/compare_views.py"),
                               "the translator's worklist by section: presentation both front-ends share"),
-    "kb.translate.lexicon": (("kb/cli/translate_commands.py",), "`rulekb lexicon`'s CSV and TBX writers"),
-    "kb.rdf.iris": (("kb/web/",), "the IRI shapes the pages route by"),
-    "kb.store.queries": (("kb/web/editor.py", "kb/web/killable.py"), "the named-query registry the editor lists"),
-    "kb.store.describe": (("kb/web/resources.py",), "the RDF a dereferenced IRI serves"),
-    "kb.store.void": (("kb/web/resources.py",), "the VoID description /void serves"),
-    "kb.store.kind": (("kb/web/editor.py", "kb/web/sparql_results.py", "kb/web/killable.py"),
+    "rulekb.kb.translate.lexicon": (("kb/cli/translate_commands.py",), "`rulekb lexicon`'s CSV and TBX writers"),
+    "rulekb.kb.rdf.iris": (("kb/web/",), "the IRI shapes the pages route by"),
+    "rulekb.kb.store.queries": (("kb/web/editor.py", "kb/web/killable.py"), "the named-query registry the editor lists"),
+    "rulekb.kb.store.describe": (("kb/web/resources.py",), "the RDF a dereferenced IRI serves"),
+    "rulekb.kb.store.void": (("kb/web/resources.py",), "the VoID description /void serves"),
+    "rulekb.kb.store.kind": (("kb/web/editor.py", "kb/web/sparql_results.py", "kb/web/killable.py"),
                       "bind_values and the RDF formats of the SPARQL protocol"),
-    "kb.store.embedded": (("kb/web/query_pool.py",), "a query worker process opens the embedded store itself"),
-    "kb.lineage.history": (("kb/web/rule_page.py",), "the periods and word diff the rule page displays"),
-    "kb.define.ask": (("kb/web/concept_pages.py",), "a type annotation only (TYPE_CHECKING)"),
-    "kb.consistency.report": (("kb/cli/consistency_commands.py",), "`rulekb consistency --report`'s md/html writer"),
-    "kb.progress": (("kb/cli/output.py",), "the stage reporter the CLI implements (bars on a terminal, lines otherwise)"),
-    "kb.timeline.svg": (("kb/web/",), "the SVG timelines the pages draw: presentation"),
-    "kb.timeline.feeds": (("kb/web/timeline_pages.py",), "the Atom documents the feeds serve: presentation"),
-    "kb.timeline.effects": (("kb/web/timeline_pages.py",), "the labels and one-line summaries of an edition's effects"),
+    "rulekb.kb.store.embedded": (("kb/web/query_pool.py",), "a query worker process opens the embedded store itself"),
+    "rulekb.kb.lineage.history": (("kb/web/rule_page.py",), "the periods and word diff the rule page displays"),
+    "rulekb.kb.define.ask": (("kb/web/concept_pages.py",), "a type annotation only (TYPE_CHECKING)"),
+    "rulekb.kb.consistency.report": (("kb/cli/consistency_commands.py",), "`rulekb consistency --report`'s md/html writer"),
+    "rulekb.kb.progress": (("kb/cli/output.py",), "the stage reporter the CLI implements (bars on a terminal, lines otherwise)"),
+    "rulekb.kb.timeline.svg": (("kb/web/",), "the SVG timelines the pages draw: presentation"),
+    "rulekb.kb.timeline.feeds": (("kb/web/timeline_pages.py",), "the Atom documents the feeds serve: presentation"),
+    "rulekb.kb.timeline.effects": (("kb/web/timeline_pages.py",), "the labels and one-line summaries of an edition's effects"),
 }
 
 
 def _modules() -> set[str]:
     names = set()
     for path in ROOT.joinpath("kb").rglob("*.py"):
-        parts = path.relative_to(ROOT).with_suffix("").parts
+        parts = ("rulekb", *path.relative_to(ROOT).with_suffix("").parts)  # installed names
         names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return names
 
 
 def _imports(path: Path, modules: set[str]) -> set[str]:
-    """The kb modules a file imports (``from kb.store import queries`` counts kb.store.queries)."""
-    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    """The kb modules a file imports (``from rulekb.kb.store import queries`` counts kb.store.queries)."""
+    module = ".".join(("rulekb", *path.relative_to(ROOT).with_suffix("").parts))
     package = module.split(".")[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("kb."))
+            found.update(a.name for a in node.names if a.name.startswith("rulekb.kb."))
         elif isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
             target = ".".join(base + ([node.module] if node.module else []))
             for alias in node.names:
                 full = f"{target}.{alias.name}"
                 found.add(full if full in modules else target)
-    return {name for name in found if name == "kb" or name.startswith("kb.")}
+    return {name for name in found if name == "rulekb.kb" or name.startswith("rulekb.kb.")}
 
 
 def _front_end_imports() -> list[tuple[str, str]]:
@@ -72,10 +72,10 @@ def _front_end_imports() -> list[tuple[str, str]]:
 
 
 def _allowed(file: str, name: str) -> bool:
-    own = "kb." + file.split("/")[1]
+    own = "rulekb.kb." + file.split("/")[1]
     if name == own or name.startswith(own + ".") or name in ALWAYS:
         return True
-    if file.startswith("kb/cli/") and (name == "kb.web" or name.startswith("kb.web.")):
+    if file.startswith("kb/cli/") and (name == "rulekb.kb.web" or name.startswith("rulekb.kb.web.")):
         return True  # `rulekb serve` starts the web front-end
     for module, (files, _) in EXCEPTIONS.items():
         if (name == module or name.startswith(module + ".")) and file.startswith(files):
@@ -95,6 +95,6 @@ def test_every_listed_exception_is_still_needed():
 
 
 def test_the_check_catches_a_deep_import(tmp_path):
-    assert not _allowed("kb/web/pages.py", "kb.rdf.stored_edition")
-    assert not _allowed("kb/cli/diff_commands.py", "kb.align")
-    assert _allowed("kb/web/pages.py", "kb.service") and _allowed("kb/cli/app.py", "kb.cli.output")
+    assert not _allowed("kb/web/pages.py", "rulekb.kb.rdf.stored_edition")
+    assert not _allowed("kb/cli/diff_commands.py", "rulekb.kb.align")
+    assert _allowed("kb/web/pages.py", "rulekb.kb.service") and _allowed("kb/cli/app.py", "rulekb.kb.cli.output")

@@ -22,7 +22,7 @@ def modules() -> dict[str, Path]:
     found = {}
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            parts = ["rulekb", *path.relative_to(ROOT).with_suffix("").parts]  # installed names
             if parts[-1] == "__init__":
                 parts.pop()
             found[".".join(parts)] = path
@@ -127,8 +127,8 @@ def test_the_scan_sees_a_cycle():
 
 def test_the_scan_reads_the_tree():
     edges = graph()
-    assert "ingest.parse" in edges["kb.build"] or any(e.startswith("ingest") for e in edges["kb.build"])
-    assert "kb.errors" in edges["kb.service"] or edges["kb.service"]
+    assert "rulekb.ingest.parse" in edges["rulekb.kb.build"] or any(e.startswith("rulekb.ingest") for e in edges["rulekb.kb.build"])
+    assert "rulekb.kb.errors" in edges["rulekb.kb.service"] or edges["rulekb.kb.service"]
 
 
 def test_no_import_cycles():

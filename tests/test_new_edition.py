@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
-from kb.build import build
-from kb.store.embedded import EmbeddedStore
+from rulekb.kb.build import build
+from rulekb.kb.store.embedded import EmbeddedStore
 
 from .helpers import run_cli
 
@@ -129,8 +129,8 @@ def _index(root) -> tuple[list, dict]:
     """Every document of a store's search index (its stored fields), and the index's editions and concepts."""
     import tantivy
 
-    from kb.search.home import index_dir
-    from kb.search.index import open_index
+    from rulekb.kb.search.home import index_dir
+    from rulekb.kb.search.index import open_index
 
     index, meta = open_index(index_dir(EmbeddedStore(root)))
     searcher = index.searcher()
@@ -187,8 +187,8 @@ def test_build_add_refuses_what_it_cannot_append_and_leaves_the_kb_as_it_was(fix
 def _the_same_answers_without_page_data(added_to: EmbeddedStore, full: EmbeddedStore, report: dict) -> None:
     """--add writes no page data for the build it swaps in (a full build's costs more than the
     rest of --add): its changes come from the store, the rows a full build's page data keeps."""
-    from kb import service
-    from kb.pages import for_store
+    from rulekb.kb import service
+    from rulekb.kb.pages import for_store
 
     assert any("pages" in item for item in report["not_redone"])
     assert for_store(added_to) is None

@@ -41,8 +41,8 @@ Invented for a test.
 
 @pytest.fixture(scope="module")
 def section_kb(tmp_path_factory):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     root = tmp_path_factory.mktemp("sections")
     for date, printed, title in (("2030-05-05", "May 5, 2030", "Gadgets"), ("2031-05-05", "May 5, 2031", "Gizmos")):
@@ -53,7 +53,7 @@ def section_kb(tmp_path_factory):
 
 
 def test_rule_with_a_section_number_gives_the_section(section_kb):
-    from kb import service
+    from rulekb.kb import service
 
     store, _ = section_kb
     data = service.rule(store, "en/2030-05-05", "101")
@@ -66,7 +66,7 @@ def test_rule_with_a_section_number_gives_the_section(section_kb):
 
 
 def test_history_of_a_section_number(section_kb):
-    from kb.lineage.history import history
+    from rulekb.kb.lineage.history import history
 
     store, _ = section_kb
     entries = history(store, "101", "en/2031-05-05")
@@ -75,8 +75,8 @@ def test_history_of_a_section_number(section_kb):
 
 
 def test_a_missing_number_is_still_refused(section_kb):
-    from kb import service
-    from kb.errors import NotFound
+    from rulekb.kb import service
+    from rulekb.kb.errors import NotFound
 
     store, _ = section_kb
     with pytest.raises(NotFound):
@@ -84,7 +84,7 @@ def test_a_missing_number_is_still_refused(section_kb):
 
 
 def test_cli_and_web_show_the_section(section_kb):
-    from kb.web.app import create_app
+    from rulekb.kb.web.app import create_app
 
     store, path = section_kb
     result = run_cli("rule", "en/2030-05-05", "101", "--store", str(path), "--format", "json")

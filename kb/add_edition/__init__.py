@@ -33,7 +33,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib.namespace import RDF, RDFS, SKOS
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from ..rdf import concepts as concept_layer
 from ..rdf import meaning_changes
@@ -87,8 +87,8 @@ def _base(store) -> str:
 
 
 def _predecessor(store, row: dict) -> tuple[Edition, str]:
-    from ingest.errors import IngestError
-    from ingest.parse import parse_file
+    from rulekb.ingest.errors import IngestError
+    from rulekb.ingest.parse import parse_file
 
     from ..rdf.stored_edition import stored_edition
 
@@ -197,7 +197,7 @@ def _apply_glossary(concepts: dict[str, concept_layer.Concept], edition: Edition
 
 def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None) -> AddReport:
     """Add the one edition in ``source`` to the KB in ``store`` (an embedded store)."""
-    from ingest.parse import parse_many
+    from rulekb.ingest.parse import parse_many
 
     from ..align import align_profiles
     from ..align.profile import build as profile

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .model import ADDED, MODIFIED, REMOVED, RENUMBERED, UNCHANGED, Alignment, Pair
 from .profile import content

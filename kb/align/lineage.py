@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .matcher import align_profiles
 from .model import MERGED, SPLIT, Alignment

@@ -9,7 +9,7 @@ added, removed (or now only a section heading), and split/merged links.
 
 from __future__ import annotations
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from . import splits
 from .model import (ADDED, MODIFIED, REFERENCES, REMOVED, RENUMBERED, TERMINOLOGY, TEXT, TYPOGRAPHY,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 # multi-word phrases -> canonical token; every inflection spelled out (literals scan fast)
 _PHRASES: dict[str, str] = {}

@@ -17,8 +17,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ingest import refs
-from ingest.model import Edition
+from rulekb.ingest import refs
+from rulekb.ingest.model import Edition
 
 from .normalise import tokens, tokens_many
 

@@ -24,8 +24,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from ingest.model import Edition, Rule
-from ingest.numbers import SUBRULE_LETTERS
+from rulekb.ingest.model import Edition, Rule
+from rulekb.ingest.numbers import SUBRULE_LETTERS
 
 from .normalise import CITED
 

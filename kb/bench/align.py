@@ -45,7 +45,7 @@ def _strip(figures: dict) -> dict:
 
 def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
               progress: Callable[[str], None] | None = None) -> dict:
-    from ingest.parse import parse_path
+    from rulekb.ingest.parse import parse_path
 
     from ..build import choose_editions
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from importlib import resources
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from ..errors import KBError
 from ..align.baseline import align_baseline
@@ -37,9 +37,9 @@ from ..align.matcher import align
 from ..align.model import Alignment
 from ..align.synthetic import mutate
 
-GOLD = resources.files("kb.bench").joinpath("gold", "alignment_gold.tsv")
+GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "alignment_gold.tsv")
 # the untuned 2009 pairs (issue 16.7): evaluate_gold(corpus, path=INDEPENDENT_GOLD)
-INDEPENDENT_GOLD = resources.files("kb.bench").joinpath("gold", "alignment_gold_2009_independent.tsv")
+INDEPENDENT_GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "alignment_gold_2009_independent.tsv")
 COLUMNS = ["group", "old_edition", "new_edition", "old", "new", "check", "note"]
 
 
@@ -75,7 +75,7 @@ def load_gold(path: str | Path = GOLD) -> list[GoldRow]:
 
 def load_editions(corpus: Path, ids: set[str]) -> dict[str, Edition]:
     """Parse just the editions the gold set needs (``en/DATE`` -> ``CORPUS/en/CR-DATE.txt``)."""
-    from ingest.parse import parse_path
+    from rulekb.ingest.parse import parse_path
 
     found: dict[str, Edition] = {}
     for eid in sorted(ids):

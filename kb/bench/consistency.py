@@ -13,7 +13,7 @@ import tempfile
 import time
 from importlib import resources
 
-DATA = resources.files("kb.bench").joinpath("gold")  # package data: an installed wheel has them
+DATA = resources.files("rulekb.kb.bench").joinpath("gold")  # package data: an installed wheel has them
 
 
 def read_tsv(path) -> list[dict]:
@@ -61,10 +61,10 @@ def score(results: list[dict], judged: list[dict], gold: list[dict]) -> dict:
 
 
 def run(sources: list[str], repeat: int = 3, cold: bool = True, progress=None) -> dict:
-    from ingest.parse import parse_many
-    from kb.build import choose_editions, reason
-    from kb.rdf.concepts import KeyIndex, add_ontology_labels, collect
-    from kb.rdf.lexicon import ontology_labels
+    from rulekb.ingest.parse import parse_many
+    from rulekb.kb.build import choose_editions, reason
+    from rulekb.kb.rdf.concepts import KeyIndex, add_ontology_labels, collect
+    from rulekb.kb.rdf.lexicon import ontology_labels
 
     from ..consistency import store
 
@@ -72,7 +72,7 @@ def run(sources: list[str], repeat: int = 3, cold: bool = True, progress=None) -
     editions, _ = choose_editions(parsed.editions)
     concepts = collect(editions)
     add_ontology_labels(concepts, ontology_labels())
-    from kb.build import _statements
+    from rulekb.kb.build import _statements
 
     keys = KeyIndex(concepts)
     statements = {e.id: _statements(e, keys) for e in editions}

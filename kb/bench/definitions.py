@@ -38,7 +38,7 @@ from importlib import resources
 from ..define import Statement, edition_statements, extract, sentences
 from ..errors import KBError
 
-GOLD = resources.files("kb.bench").joinpath("gold", "definitions_gold.tsv")
+GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "definitions_gold.tsv")
 RENUMBERING = "2009-07"  # the M10 restructure: the first edition in the new numbering is 2009-07-08
 
 Key = tuple[str, str, str, tuple[str, ...], str, bool, str]
@@ -123,7 +123,7 @@ class _Sources:
 
     def edition(self, source: str, edition_id: str):
         if source not in self.editions:
-            from ingest.parse import parse_file, parse_path
+            from rulekb.ingest.parse import parse_file, parse_path
 
             path = self.root / source
             if not path.exists():
@@ -231,7 +231,7 @@ def evaluate(rows: list[GoldRow], corpus_root: Path | str) -> dict:
 def extraction_speed(directory: Path | str) -> dict:
     """Parse every English edition, then time :func:`edition_statements` over
     them all, starting with empty caches (parsing is not timed)."""
-    from ingest.parse import parse_file
+    from rulekb.ingest.parse import parse_file
 
     from .. import define as definitions
 

@@ -83,7 +83,7 @@ def bench_kb(sources: list[str], store_dir: Path, repeat: int = 5, rebuild: bool
         }
     figures["cold_start_rule_ms"] = _median_ms(
         lambda: subprocess.run(
-            [sys.executable, "-m", "kb.cli", "rule", RDFLIB_EDITION, "111.2", "--store", str(store_dir)],
+            [sys.executable, "-m", "rulekb.kb.cli", "rule", RDFLIB_EDITION, "111.2", "--store", str(store_dir)],
             check=True, capture_output=True),
         3,
     )

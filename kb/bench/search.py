@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-GOLD = resources.files("kb.bench").joinpath("gold", "search_gold.tsv")  # package data
+GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "search_gold.tsv")  # package data
 KS = (1, 5, 10)
 
 
@@ -138,7 +138,7 @@ def cold_start(store: str | None, query: str = "summoning sickness", repeat: int
         for _ in range(repeat):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "kb.cli", *args], capture_output=True, check=False)
+            subprocess.run([sys.executable, "-m", "rulekb.kb.cli", *args], capture_output=True, check=False)
             wall.append(time.perf_counter() - started)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)

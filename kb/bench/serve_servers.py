@@ -151,7 +151,7 @@ def _start(name: str, argv: list[str], port: int, sparql_path: str, workdir: Pat
 
 def start_rulekb(name: str, store: str, workers: int, workdir: Path, extra: list[str] | None = None) -> Server:
     port = free_port()
-    argv = [sys.executable, "-m", "kb.cli", "serve", "--port", str(port), "--store", store,
+    argv = [sys.executable, "-m", "rulekb.kb.cli", "serve", "--port", str(port), "--store", store,
             "--workers", str(workers), *(extra or [])]
     return _start(name, argv, port, "/sparql", workdir)
 

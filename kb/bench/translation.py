@@ -18,9 +18,9 @@ from pathlib import Path
 
 
 def bench_translation(corpus: Path, repeat: int = 1, progress: Callable[[str], None] | None = None) -> dict:
-    from ingest.parse import parse_many
-    from kb.build import chain, choose_editions
-    from kb.rdf.translation import lineage_alignment
+    from rulekb.ingest.parse import parse_many
+    from rulekb.kb.build import chain, choose_editions
+    from rulekb.kb.rdf.translation import lineage_alignment
 
     from ..translate.align import FeatureCache
     from ..translate.drift import drift_report

@@ -8,7 +8,7 @@ sentence, change a number or number word, change a card name, drop a rule, add
 a rule); the report on the mutated text must find exactly that, and nothing on
 the agreeing rules.
 
-Run: ``python -m kb.bench.translation_eval`` prints the figures per kind.
+Run: ``python -m rulekb.kb.bench.translation_eval`` prints the figures per kind.
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from collections import Counter
 from pathlib import Path
 from importlib import resources
 
-from ingest import numbers as rule_numbers
-from ingest.model import Edition, Rule
-from ingest.parse import parse_file
+from rulekb.ingest import numbers as rule_numbers
+from rulekb.ingest.model import Edition, Rule
+from rulekb.ingest.parse import parse_file
 
 from ..translate.evidence import count_sentences, names_in, numbers_in
 from ..translate.report import english_names, report_items
 
-FIXTURES = resources.files("kb.bench").joinpath("gold", "translate")
+FIXTURES = resources.files("rulekb.kb.bench").joinpath("gold", "translate")
 ADDED = "Cette précision vaut aussi pendant le tour des autres duellistes, sans restriction particulière."
 _NUMBER_SWAP = {"deux": "trois", "trois": "quatre", "quatre": "cinq", "sept": "huit",
                 "vingt": "trente", "quarante": "cinquante", "cinquante": "quarante",

@@ -1,4 +1,4 @@
-"""``python -m kb.cli`` runs the ``rulekb`` command."""
+"""``python -m rulekb.kb.cli`` runs the ``rulekb`` command."""
 
 from . import main
 

@@ -20,7 +20,7 @@ def bench_ingest(
     """Parse the whole English corpus in one process: total seconds, MB/s, per-edition median."""
     from ..service import corpus_dir
 
-    from ingest.bench import bench_corpus
+    from rulekb.ingest.bench import bench_corpus
 
     if corpus is None:
         root = corpus_dir()
@@ -162,7 +162,7 @@ def bench_glossary_definitions(
 
     from pathlib import Path
 
-    from ingest.parse import parse_many
+    from rulekb.ingest.parse import parse_many
 
     from ..service import glossary_definition_coverage as coverage
 

@@ -11,7 +11,7 @@ from .output import emit_json, errors_as_exit_codes, fail, progress, stderr, std
 
 
 def _parse_with_progress(source: str) -> ParseResult:
-    from ingest.parse import ParseResult, document_files, parse_source
+    from rulekb.ingest.parse import ParseResult, document_files, parse_source
 
     path = Path(source)
     if path.is_dir():
@@ -33,7 +33,7 @@ def parse(
     format: Format = FormatOption,
 ) -> None:
     """Parse rules documents (txt, html, pdf, docx; English or French) into editions."""
-    from ingest.parse import ParseResult, document_files, parse_source
+    from rulekb.ingest.parse import ParseResult, document_files, parse_source
     from ..service import corpus_dir
 
     if not sources:
@@ -131,11 +131,11 @@ def fetch(
     format: Format = FormatOption,
 ) -> None:
     """Download official rules texts into a local cache (and check that they parse)."""
-    from ingest import fetch as fetching
+    from rulekb.ingest import fetch as fetching
 
     with errors_as_exit_codes():
         if check:
-            from kb.service import newer_editions
+            from rulekb.kb.service import newer_editions
 
             found = newer_editions(store, site)
             if format is Format.json:

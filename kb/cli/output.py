@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import typer
 
-from kb.errors import RulekbError
+from rulekb.kb.errors import RulekbError
 
 
 class LazyConsole:

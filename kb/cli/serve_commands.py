@@ -33,7 +33,7 @@ _ENV = {
 
 # uvicorn's settings for a public server (see kb.web.guard for the protocol's own limits)
 UVICORN_LIMITS = {
-    "http": "kb.web.guard:GuardedHttpTools",
+    "http": "rulekb.kb.web.guard:GuardedHttpTools",
     "limit_concurrency": 512,  # requests in progress per process: then 503 (after the head)
     "timeout_keep_alive": 5,  # seconds an idle kept-alive connection stays open
     "backlog": 1024,
@@ -125,5 +125,5 @@ def serve(
                     "timeout": timeout, "cache": cache, "query_workers": query_workers,
                     "cache_sparql": int(cache_sparql)}
         os.environ.update({_ENV[key]: str(value) for key, value in settings.items()})
-        uvicorn.run("kb.cli.serve_commands:app_from_env", factory=True, workers=workers,
+        uvicorn.run("rulekb.kb.cli.serve_commands:app_from_env", factory=True, workers=workers,
                     host=host, port=port, log_level="warning", **UVICORN_LIMITS)

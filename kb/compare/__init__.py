@@ -1,7 +1,7 @@
 """Comparing two editions of the rules: contradictions and changes of meaning between
 their definitions, and the terms that changed.
 
-    from kb.compare import contradictions, term_changes, to_json
+    from rulekb.kb.compare import contradictions, term_changes, to_json
     findings = contradictions(old_edition, new_edition)            # reasoner=None|"hermit"|"owlrl"
     print(to_json(findings, old_edition.id, new_edition.id))       # the `rulekb contradictions` shape
     for change in term_changes(old_edition, new_edition):          # "in play" -> "on the battlefield"

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from ingest import numbers
-from ingest.model import Edition
-from ingest.refs import find as find_rule_refs
+from rulekb.ingest import numbers
+from rulekb.ingest.model import Edition
+from rulekb.ingest.refs import find as find_rule_refs
 
 from ..align import align
 

@@ -18,8 +18,8 @@ from .model import Finding, Side
 
 def clash_findings(old, new, old_statements, new_statements, reasoner: str, rule_texts) -> list[Finding]:
     """``rule_texts``: {edition id: {rule number: text}}."""
-    from kb.reason import infer
-    from kb.rdf.lexicon import ontology_labels
+    from rulekb.kb.reason import infer
+    from rulekb.kb.rdf.lexicon import ontology_labels
 
     terms = {key: value["denotes"][0] for key, value in ontology_labels().items()}
     found = infer.clashes((old.id, old_statements), (new.id, new_statements), terms, reasoner=reasoner)

@@ -17,7 +17,7 @@ A definition found both ways is reported once: when the glossary says a concept 
 
 from __future__ import annotations
 
-from kb.define import edition_statements
+from rulekb.kb.define import edition_statements
 
 from . import definitional, glossary
 from .model import SEVERITIES, Finding

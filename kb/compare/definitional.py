@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from kb.define.meanings import ASPECTS as MEANING_ASPECTS
+from rulekb.kb.define.meanings import ASPECTS as MEANING_ASPECTS
 
 from .model import Finding, Side
 from .terminology import SentenceIndex, canonical_key, canonical_members, canonical_value, exceptions, still_said
@@ -301,7 +301,7 @@ def _values(st) -> tuple[str, ...]:
 
 
 def _describe(st) -> str:
-    from kb.reason.axioms import describe_statement
+    from rulekb.kb.reason.axioms import describe_statement
 
     return describe_statement(st)
 

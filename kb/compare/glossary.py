@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from kb.rdf.concepts import concept_key
+from rulekb.kb.rdf.concepts import concept_key
 
 from .model import Finding, Side
 from .terminology import RENAMES
@@ -60,7 +60,7 @@ class Glossary:
         return Side(self.edition, number, self._index.rules[number].text, None, term, definition)
 
     def defining_rule(self, key: str) -> str | None:
-        from kb.define.defining import SectionIndex, defines, defining_rules, term_forms
+        from rulekb.kb.define.defining import SectionIndex, defines, defining_rules, term_forms
 
         if self._index is None:
             self._index = SectionIndex(self._edition)

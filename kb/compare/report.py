@@ -1,6 +1,6 @@
 """Human-readable comparison reports: two texts side by side, the changed words marked.
 
-    from kb.compare.report import word_diff, Entry, Pane, markdown, html
+    from rulekb.kb.compare.report import word_diff, Entry, Pane, markdown, html
     word_diff("The owner of a token", "The controller of a token")
     # [("equal", "The "), ("delete", "owner "), ("insert", "controller "), ("equal", "of a token")]
 

@@ -159,7 +159,7 @@ class SentenceIndex:
     def items(self) -> list[tuple[str, frozenset[str], bool]]:
         """Built on first use: most comparisons never ask (nothing was removed)."""
         if self._items is None:
-            from kb.define import sentences
+            from rulekb.kb.define import sentences
 
             self._items = []
             for rule in self._edition.rules:

@@ -1,6 +1,6 @@
 """Where one edition of the rules disagrees with itself: the consistency check.
 
-    from kb.consistency import check, to_json
+    from rulekb.kb.consistency import check, to_json
     findings = check(edition)                       # an ingest.model.Edition
     print(to_json(edition.id, findings, notes(edition)))
 
@@ -34,7 +34,7 @@ def check(edition, statements=None, reasoning=None, kinds=None) -> list[Finding]
     ``statements``: its (rule number, Statement) pairs (default: extracted now);
     ``reasoning``: its kb.reason.infer.Result, or a list of findings already made from one
     (None: no reasoner finding); ``kinds``: keep only these kinds."""
-    from kb.define import edition_statements
+    from rulekb.kb.define import edition_statements
 
     from . import citations, definitions, numbering, reasoner, terms
 

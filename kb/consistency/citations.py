@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ingest import numbers, refs
+from rulekb.ingest import numbers, refs
 
 from .model import Finding
 

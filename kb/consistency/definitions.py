@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from kb.compare import definitional
-from kb.compare.terminology import canonical_key, key_words, stem
-from kb.rdf.concepts import concept_key
-from kb.define import extract
+from rulekb.kb.compare import definitional
+from rulekb.kb.compare.terminology import canonical_key, key_words, stem
+from rulekb.kb.rdf.concepts import concept_key
+from rulekb.kb.define import extract
 
 from .model import Finding
 
@@ -172,7 +172,7 @@ def _detail(f, names) -> str:
 
 
 def _describe(st) -> str:
-    from kb.reason.axioms import describe_statement
+    from rulekb.kb.reason.axioms import describe_statement
 
     return describe_statement(st)
 

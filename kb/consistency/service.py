@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from kb.store import queries
-from kb.errors import KBError, NotFound
+from rulekb.kb.store import queries
+from rulekb.kb.errors import KBError, NotFound
 
 from . import KINDS, check, notes, to_json
 from .model import Finding
@@ -45,7 +45,7 @@ def stored(store, edition_id: str, kinds=None) -> dict:
 
 
 def stored_all(store, kinds=None) -> list[dict]:
-    from kb.store.queries import editions  # the store's named queries, not the front-ends' facade (kb.service imports this module)
+    from rulekb.kb.store.queries import editions  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 
     return [stored(store, e["edition"], kinds) for e in editions(store)]
 
@@ -60,11 +60,11 @@ def of_rule(store, edition_id: str, number: str) -> list[dict]:
 def of_edition_file(path: str, kinds=None, reasoner: str | None = "owlrl") -> dict:
     """A draft edition checked from its source file: every kind, the reasoner's verdict
     with ``reasoner`` ("owlrl", "hermit"; None: without)."""
-    from kb.rdf.stored_edition import load_edition
+    from rulekb.kb.rdf.stored_edition import load_edition
 
     wanted = _kinds(kinds)
     edition = load_edition(path)
-    from kb.define import edition_statements
+    from rulekb.kb.define import edition_statements
 
     statements = edition_statements(edition)
     result = None
@@ -74,9 +74,9 @@ def of_edition_file(path: str, kinds=None, reasoner: str | None = "owlrl") -> di
 
 
 def _reason(edition, statements, reasoner: str):
-    from kb.reason import infer
-    from kb.rdf.lexicon import ontology_labels
-    from kb.reason.backends import JavaMissingError, ReasonerError
+    from rulekb.kb.reason import infer
+    from rulekb.kb.rdf.lexicon import ontology_labels
+    from rulekb.kb.reason.backends import JavaMissingError, ReasonerError
 
     terms = {key: value["denotes"][0] for key, value in ontology_labels().items() if value.get("denotes")}
     try:

@@ -28,9 +28,9 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib.namespace import RDF, RDFS
 
-from kb.rdf.iris import Minter, slug
-from kb.json_cache import cache_folder, write_json
-from kb.rdf.vocab import RK
+from rulekb.kb.rdf.iris import Minter, slug
+from rulekb.kb.json_cache import cache_folder, write_json
+from rulekb.kb.rdf.vocab import RK
 
 from . import check, notes, to_json
 from .model import Finding
@@ -61,7 +61,7 @@ def without_reasoner(editions, statements: dict, progress: Callable[[str], None]
     """Every edition's findings but the reasoner's (which need only the verdict, added by
     :func:`with_reasoner`), cached by content; the editions not cached are checked in
     ``workers`` forked processes (kb.parallel). Also how many came from the cache."""
-    from kb.parallel import fork_map
+    from rulekb.kb.parallel import fork_map
 
     code = _code_digest()
     folder = cache_folder(GRAPH_NAME)
@@ -146,7 +146,7 @@ def place_iri(mint: Minter, edition: str, place: str) -> str | None:
 
 
 def _digest(edition, result, code: str) -> str:
-    from kb.lineage.cache import digest
+    from rulekb.kb.lineage.cache import digest
 
     h = hashlib.sha256((code + digest([edition])).encode())
     h.update("\x1f".join(f"{w.code}\x1e{w.line}\x1e{w.message}" for w in edition.warnings).encode())
@@ -160,7 +160,7 @@ def _digest(edition, result, code: str) -> str:
 
 def _code_digest() -> str:
     h = hashlib.sha256()
-    for package in ("kb.consistency", "kb.compare", "kb.define"):
+    for package in ("rulekb.kb.consistency", "rulekb.kb.compare", "rulekb.kb.define"):
         for module in sorted(resources.files(package).iterdir(), key=lambda f: f.name):
             if module.name.endswith(".py"):
                 h.update(f"{package}/{module.name}".encode() + b"\0" + module.read_bytes())

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kb.define import sentences
+from rulekb.kb.define import sentences
 
 from .citations import norm, titles
 from .model import Finding

@@ -93,7 +93,7 @@ def _concept_labels() -> dict[str, dict]:
     import rdflib
     from rdflib.namespace import OWL, RDF
 
-    from ontology import turtle
+    from rulekb.ontology import turtle
 
     from ..rdf.lexicon import ontology_labels as _ontology_labels
 

@@ -27,7 +27,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 from ..rdf.concept_keys import _OBSOLETE, _norm
 

@@ -72,6 +72,6 @@ def parse(question: str) -> Question:
         other = _strip_articles(m.groupdict().get("y") or "", language)
         if subject:
             return Question(question, language, intent, subject, other)
-    from ingest.language import detect
+    from rulekb.ingest.language import detect
 
     return Question(question, detect(text), UNKNOWN)

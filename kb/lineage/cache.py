@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from ..json_cache import cache_folder, code_digest, write_json
 from ..align import Alignment, Lineage, Lineages, Pair, lineages
@@ -42,7 +42,7 @@ def cached_lineages(editions: list[Edition], progress: Callable[[str], None] | N
 
 
 def digest(editions: list[Edition]) -> str:
-    h = hashlib.sha256(code_digest("kb.align").encode())
+    h = hashlib.sha256(code_digest("rulekb.kb.align").encode())
     for edition in editions:
         fields = [edition.id, edition.language, str(edition.effective_date), str(edition.partial)]
         fields += [f"{p.number}\x1e{p.title}" for p in edition.parts]

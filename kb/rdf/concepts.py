@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 from rdflib.namespace import RDF, SKOS
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .concept_keys import (MIN_LABEL, _NOT_PLURAL, _OBSOLETE, _WORD, _norm,  # noqa: F401  (their old home)
                            LabelIndex, concept_key, label_keys)

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, RDF, XSD
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from . import links as linking
 from .iris import Minter, slug

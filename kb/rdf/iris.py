@@ -32,7 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 DEFAULT_BASE = "http://localhost:8000/"
 

@@ -19,7 +19,7 @@ def ontology_labels() -> dict[str, dict[str, list[str]]]:
     import rdflib
     from rdflib.namespace import OWL, RDF, RDFS, SKOS
 
-    from ontology import turtle
+    from rulekb.ontology import turtle
 
     graph = rdflib.Graph().parse(data=turtle(), format="turtle")
     out: dict[str, dict[str, list[str]]] = {}

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ingest import refs
-from ingest.model import Edition
+from rulekb.ingest import refs
+from rulekb.ingest.model import Edition
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib.namespace import RDF, RDFS
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .iris import Minter, rk_nodes
 from ..json_cache import code_digest, write_json
@@ -100,7 +100,7 @@ def quads(found: list[tuple[str, str, list[dict]]], mint: Minter,
 
 
 def _code_digest() -> str:
-    return code_digest("kb.compare", "kb.define")[:16]
+    return code_digest("rulekb.kb.compare", "rulekb.kb.define")[:16]
 
 
 def _cache() -> Path:

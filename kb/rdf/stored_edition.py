@@ -30,8 +30,8 @@ import re
 from collections import defaultdict
 from pathlib import PurePosixPath
 
-from ingest import numbers, refs
-from ingest.model import Edition, GlossaryEntry, Heading, ParseWarning, Rule, SourceInfo
+from rulekb.ingest import numbers, refs
+from rulekb.ingest.model import Edition, GlossaryEntry, Heading, ParseWarning, Rule, SourceInfo
 
 from ..store import queries
 from ..errors import NotFound
@@ -138,7 +138,7 @@ def load_edition(name: str, store=None, note=None) -> Edition:
     from pathlib import Path
 
     if name.endswith((".txt", ".html", ".htm", ".pdf", ".docx")) or Path(name).is_file():
-        from ingest.parse import parse_file
+        from rulekb.ingest.parse import parse_file
 
         if not Path(name).is_file():
             raise NotFound(f"no file {name!r}")

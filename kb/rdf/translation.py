@@ -38,7 +38,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib.namespace import RDF, XSD
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .iris import Minter, rk_nodes
 from ..json_cache import cache_folder, code_digest, write_json
@@ -188,7 +188,7 @@ def _decimal(value: float) -> ox.Literal:
 
 
 def _code_digest() -> str:
-    return code_digest("kb.translate", "kb.align")
+    return code_digest("rulekb.kb.translate", "rulekb.kb.align")
 
 
 def _cache_dir() -> Path:

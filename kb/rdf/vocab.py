@@ -1,6 +1,6 @@
 """The rk: vocabulary (https://w3id.org/rulekb#) as a closed rdflib namespace.
 
-GENERATED from ontology/rulekb.ttl by `python -m kb.rdf.vocabgen`: do not edit by hand;
+GENERATED from ontology/rulekb.ttl by `python -m rulekb.kb.rdf.vocabgen`: do not edit by hand;
 edit the Turtle and regenerate (a test fails while this file is stale).
 """
 

@@ -1,7 +1,7 @@
 """Generate ``kb/rdf/vocab.py``, the closed Python vocabulary of the rk: namespace, from the ontology.
 
-    python -m kb.rdf.vocabgen            # (re)write kb/rdf/vocab.py from ontology/rulekb.ttl
-    python -m kb.rdf.vocabgen --check    # exit 1, with a diff, when kb/rdf/vocab.py is stale
+    python -m rulekb.kb.rdf.vocabgen            # (re)write kb/rdf/vocab.py from ontology/rulekb.ttl
+    python -m rulekb.kb.rdf.vocabgen --check    # exit 1, with a diff, when kb/rdf/vocab.py is stale
 
 The ontology Turtle is the one place terms are edited; ``kb/rdf/vocab.py`` is never
 edited by hand. Every rk: IRI the ontology uses must be declared there as exactly
@@ -21,7 +21,7 @@ from pathlib import Path
 from rdflib import OWL, RDF, RDFS, SKOS, Graph, Literal, URIRef
 from rdflib.namespace import DefinedNamespaceMeta
 
-import ontology
+from rulekb import ontology
 
 from ..errors import KBError
 
@@ -107,7 +107,7 @@ def render(graph: Graph) -> str:
     lines = [
         '"""The rk: vocabulary (https://w3id.org/rulekb#) as a closed rdflib namespace.',
         "",
-        "GENERATED from ontology/rulekb.ttl by `python -m kb.rdf.vocabgen`: do not edit by hand;",
+        "GENERATED from ontology/rulekb.ttl by `python -m rulekb.kb.rdf.vocabgen`: do not edit by hand;",
         "edit the Turtle and regenerate (a test fails while this file is stale).",
         '"""',
         "",
@@ -143,7 +143,7 @@ def _diff(old: str, new: str, path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kb.rdf.vocabgen", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m rulekb.kb.rdf.vocabgen", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="do not write; exit 1 with a diff when the file is stale")
     parser.add_argument("--ontology", type=Path, help="Turtle to read (default: the packaged ontology/rulekb.ttl)")
     parser.add_argument("--output", type=Path, default=VOCAB_FILE, help="file to write or check (default: kb/rdf/vocab.py)")
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         if current == generated:
             return 0
         print(_diff(current, generated, args.output), end="")
-        print(f"{args.output} is stale: run `python -m kb.rdf.vocabgen`", file=sys.stderr)
+        print(f"{args.output} is stale: run `python -m rulekb.kb.rdf.vocabgen`", file=sys.stderr)
         return 1
     if current != generated:
         args.output.write_text(generated, encoding="utf-8")

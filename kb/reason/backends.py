@@ -416,7 +416,7 @@ def check_shapes(source: Graph | str, shapes: Graph | None = None) -> ShapesResu
     """Validate a knowledge-base graph against the SHACL shapes (default: ontology/shapes.ttl)."""
     import pyshacl
 
-    import ontology
+    from rulekb import ontology
 
     conforms, report, text = pyshacl.validate(
         _as_graph(source), shacl_graph=shapes if shapes is not None else ontology.shapes_graph(), inference="none"

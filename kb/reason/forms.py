@@ -258,7 +258,7 @@ class Naming:
 
 @lru_cache(maxsize=1)
 def _ontology_graph() -> Graph:
-    import ontology
+    from rulekb import ontology
 
     return ontology.graph()
 

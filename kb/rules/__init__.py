@@ -5,7 +5,7 @@ a section or part number where a rule was expected gives the section (kb.section
 
 from __future__ import annotations
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 from ..errors import NotFound
 from ..store.queries import run

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the reader of an index needs no parser
-    from ingest.model import Edition
+    from rulekb.ingest.model import Edition
 
 PARENT_TITLE = 80  # a parent rule this short names its subrules' subject ("702.19. Trample")
 HEADING = 60  # a rule with subrules, this short and without a full stop, is their heading

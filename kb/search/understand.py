@@ -22,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ingest import numbers as rule_numbers
+from rulekb.ingest import numbers as rule_numbers
 
 from ..rdf.concept_keys import LabelIndex  # the concept matcher (a leaf: no rdflib)
 from . import analysis

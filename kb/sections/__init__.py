@@ -9,7 +9,7 @@ Plain data from named queries, the JSON shapes of DESIGN.md's ``rule`` with
 
 from __future__ import annotations
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 from ..store.queries import run  # the store's named queries, not the front-ends' facade (kb.service imports this module)
 

@@ -66,7 +66,7 @@ class NamedQuery:
 
 
 def _files():
-    from queries import files
+    from rulekb.queries import files
 
     return files()
 

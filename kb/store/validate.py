@@ -118,7 +118,7 @@ def _graphs_to_shape_check(store, editions: list[str] | None, all_graphs: bool) 
 def _shacl(store, graph: str) -> list[dict]:
     import rdflib
 
-    from ontology import shapes
+    from rulekb.ontology import shapes
 
     from .validate_rdf import add_ntriples
 

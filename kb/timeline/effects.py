@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ingest import numbers as rule_numbers
+from rulekb.ingest import numbers as rule_numbers
 
 KINDS = ("added", "removed", "renumbered", "modified", "split", "merged", "meaning")
 LABELS = {"added": "added", "removed": "removed", "renumbered": "renumbered", "modified": "reworded",

@@ -20,7 +20,7 @@ English rules without French are reported only inside what the French text cover
 
 from __future__ import annotations
 
-from ingest.model import Edition, Rule
+from rulekb.ingest.model import Edition, Rule
 
 from ..align.assign import best_first
 from ..align.candidates import Nearby

@@ -11,7 +11,7 @@ same number (0 when the number does not exist there). Features are cached per
 
 from __future__ import annotations
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .align import FeatureCache
 from .evidence import features, score

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .align import FeatureCache, align_translation
 from .base import detect_base

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ingest import refs
+from rulekb.ingest import refs
 
 _WORDS = {
     "en": {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
@@ -208,7 +208,7 @@ def _term_labels() -> dict[str, tuple[set[str], set[str]]]:
         table[key][0].update(en)
         table[key][1].update(fr)
     try:
-        from kb.rdf.lexicon import ontology_labels
+        from rulekb.kb.rdf.lexicon import ontology_labels
         for key, info in ontology_labels().items():
             if info.get("fr") and key not in table:
                 table[key] = ({key.replace("-", " ")}, {_fold(x).lower() for x in info["fr"]})

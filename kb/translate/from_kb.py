@@ -38,7 +38,7 @@ def load_french(sources: list[str], store):
             and not sources[0].endswith((".txt", ".html", ".htm", ".pdf", ".docx")):
         edition = stored_edition(opener(), sources[0])
     else:
-        from ingest.parse import parse_many
+        from rulekb.ingest.parse import parse_many
 
         for source in sources:
             if not source.startswith(("http://", "https://")) and not Path(source).exists():

@@ -20,7 +20,7 @@ import csv
 import io
 import xml.etree.ElementTree as ET
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from .evidence import CORE_TERMS
 
@@ -47,7 +47,7 @@ def term_pairs(glossaries: list[tuple[Edition, Edition]] = (), ontology: bool = 
     pairs: list[dict] = []
     if ontology:
         try:
-            from kb.rdf.lexicon import ontology_labels
+            from rulekb.kb.rdf.lexicon import ontology_labels
 
             for key, info in ontology_labels().items():
                 for french in info.get("fr") or ():

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ingest.model import Edition
+from rulekb.ingest.model import Edition
 
 from ..align.model import EXTRA, MISSING, Pair
 from .align import FeatureCache, align_translation

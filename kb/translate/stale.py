@@ -17,8 +17,8 @@ rule whose quotes changed beside a renumbered citation was skipped).
 
 from __future__ import annotations
 
-from ingest.model import Edition
-from ingest.refs import cited_numbers
+from rulekb.ingest.model import Edition
+from rulekb.ingest.refs import cited_numbers
 
 NOT_STALE = frozenset({"typography"})
 
@@ -33,9 +33,9 @@ def stale_items(fr: Edition, base: Edition, us: Edition, alignment=None,
     translates (from :func:`kb.translate.align_translation`; default: the same number)."""
     if base.id == us.id:
         return []
-    from kb.align import align
-    from kb.align.model import MODIFIED
-    from kb.compare.report import word_diff
+    from rulekb.kb.align import align
+    from rulekb.kb.align.model import MODIFIED
+    from rulekb.kb.compare.report import word_diff
 
     alignment = alignment or align(base, us)
     modified = {p.old: p for p in alignment.pairs if p.kind == MODIFIED and p.old is not None}
@@ -70,7 +70,7 @@ _PRONOUNS = (("himself or herself", "themselves"), ("his or her", "their"), ("he
 def _pronouns_only(old: str, new: str) -> bool:
     """The English changed only its pronouns ("his or her" -> "their"), and its
     typography: the French ("son", "sa") has nothing to change. Cited numbers count."""
-    from kb.align.normalise import plain
+    from rulekb.kb.align.normalise import plain
 
     def even(text: str) -> str:
         text = plain(text)

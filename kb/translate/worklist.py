@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ingest.model import Edition
-from kb.compare.report import Entry, Pane, Report
+from rulekb.ingest.model import Edition
+from rulekb.kb.compare.report import Entry, Pane, Report
 
 KIND_NOTES = {
     "missing": "the English rule has no French translation",

@@ -44,7 +44,7 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
     endpoint = SparqlEndpoint(store, ctx.base, limits)
     routes = [
         Route("/sparql", endpoint.handle, methods=["GET", "POST", "OPTIONS"]),
-        Mount("/static", app=StaticFiles(packages=[("kb.web", "static")]), name="static"),
+        Mount("/static", app=StaticFiles(packages=[("rulekb.kb.web", "static")]), name="static"),
         *pages.routes(ctx),
         *compare_pages.routes(ctx),
         *editor.routes(ctx),

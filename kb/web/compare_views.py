@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ingest.numbers import section_of, sort_key
+from rulekb.ingest.numbers import section_of, sort_key
 
 from ..compare.report import Entry, Pane, _sides, _split_space
 from .context import WebContext

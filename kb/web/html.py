@@ -13,7 +13,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 from starlette.responses import HTMLResponse
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 from .context import WebContext
 
@@ -65,7 +65,7 @@ def segment_markup(items, href) -> Markup:
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = _Environment(
-        loader=PackageLoader("kb.web", "templates"),
+        loader=PackageLoader("rulekb.kb.web", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,  # a misspelt variable is an error, not an empty string
         trim_blocks=True,

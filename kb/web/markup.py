@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 # a rule, section or part number inside a citation as written ("rules 118.8 and 118.9")
 _NUMBER = re.compile(numbers.LAX_CITED)

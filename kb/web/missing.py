@@ -9,7 +9,7 @@ known editions of that language.
 
 from __future__ import annotations
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 from ..service import run
 from .context import WebContext

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
-from ingest import numbers as rule_numbers
+from rulekb.ingest import numbers as rule_numbers
 
 from ..service import run
 from . import catalog

@@ -90,7 +90,7 @@ class _Worker:
         args = [str(theirs.fileno()), str(root) if root else "", base_iri or "", str(max_rows), str(timeout)]
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", "import sys, kb.web.query_pool as q; q.main(sys.argv[1:])", *args],
+                [sys.executable, "-c", "import sys, rulekb.kb.web.query_pool as q; q.main(sys.argv[1:])", *args],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env=env)
         # ours alone now: EOF reaches the worker when we go away
         self.conn = Connection(ours.detach())
@@ -412,7 +412,7 @@ def _exit_when_orphaned(parent: int) -> None:
 
 CALLS = {  # the domain calls a worker runs for the pages: name -> function of (EmbeddedStore, *args)
     "select": lambda kb, text, bindings: kb.select(text, bindings),
-    "void": lambda kb: __import__("kb.store.void", fromlist=["statistics"]).statistics(kb),
+    "void": lambda kb: __import__("rulekb.kb.store.void", fromlist=["statistics"]).statistics(kb),
     "check": lambda kb, text: _check_only(text),
 }
 STORELESS = {"check"}

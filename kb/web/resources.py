@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 from ..store import describe as descriptions
 from ..store import void

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ingest import numbers as rule_numbers
+from rulekb.ingest import numbers as rule_numbers
 
 from ..lineage import history
 from ..errors import NotFound

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from ingest import numbers
+from rulekb.ingest import numbers
 
 from .. import service
 from ..errors import NotFound

@@ -13,14 +13,14 @@ GOLD = ROOT / "kb" / "bench" / "gold"
 
 
 def test_every_gold_file_is_package_data():
-    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["kb.bench"]
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["rulekb.kb.bench"]
     files = [p.relative_to(GOLD.parent).as_posix() for p in GOLD.rglob("*") if p.is_file()]
     assert len(files) >= 9
     assert [f for f in files if not any(fnmatch.fnmatch(f, pattern) for pattern in patterns)] == []
 
 
 def test_the_benches_read_their_gold_from_the_package():
-    from kb.bench import align_eval, consistency, definitions, search
+    from rulekb.kb.bench import align_eval, consistency, definitions, search
 
     for path in (align_eval.GOLD, align_eval.INDEPENDENT_GOLD, definitions.GOLD, search.GOLD,
                  consistency.DATA / "consistency_gold.tsv", consistency.DATA / "consistency_judged.tsv"):

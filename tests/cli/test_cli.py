@@ -14,7 +14,7 @@ def _commands() -> list[list[str]]:
     """Every command and subcommand of the app, so a new one cannot miss its --help."""
     import typer
 
-    from kb.cli import app
+    from rulekb.kb.cli import app
 
     def walk(command, path):
         yield path

@@ -12,7 +12,7 @@ from typer._click import Context
 from typer.core import TyperCommand
 from typer.models import ArgumentInfo, OptionInfo
 
-from kb.cli.coercion import _NO, PlainFirst, _build, plain
+from rulekb.kb.cli.coercion import _NO, PlainFirst, _build, plain
 
 
 class Colour(str, enum.Enum):
@@ -72,7 +72,7 @@ def test_search_runs_without_pydantic(tmp_path):
     import subprocess
     import sys
 
-    code = ("import sys\nfrom kb.cli import app\n"
+    code = ("import sys\nfrom rulekb.kb.cli import app\n"
             "try:\n    app(['search', '--help'])\nexcept SystemExit:\n    pass\n"
             "print('pydantic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -7,12 +7,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("kb.service", "kb.store", "kb.search", "kb.rdf", "ingest.parse", "ingest.formats", "rich.console",
+HEAVY = ("rulekb.kb.service", "rulekb.kb.store", "rulekb.kb.search", "rulekb.kb.rdf", "rulekb.ingest.parse", "rulekb.ingest.formats", "rich.console",
          "pydantic", "rdflib", "pyoxigraph", "tantivy", "bs4")
 
 
 def test_importing_the_command_line_loads_no_domain_code():
-    code = "import sys, kb.cli\nprint(' '.join(sorted(sys.modules)))"
+    code = "import sys, rulekb.kb.cli\nprint(' '.join(sorted(sys.modules)))"
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
-    assert "kb.cli.search_commands" in loaded and "typer" in loaded
+    assert "rulekb.kb.cli.search_commands" in loaded and "typer" in loaded
     assert sorted(m for m in loaded if m.startswith(HEAVY)) == []

@@ -19,8 +19,8 @@ BASE = "https://rules.example.org/cr/"
 
 @pytest.fixture(scope="module")
 def kb_with_its_own_base(tmp_path_factory):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path_factory.mktemp("based") / "store")
     build([str(FIXTURE)], store, base=BASE, reasoner="none")
@@ -33,7 +33,7 @@ def _serve(location: str, *extra: str):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k != "RULEKB_BASE_IRI"}
-    process = subprocess.Popen([sys.executable, "-m", "kb.cli", "serve", "--store", location, "--port", str(port), *extra],
+    process = subprocess.Popen([sys.executable, "-m", "rulekb.kb.cli", "serve", "--store", location, "--port", str(port), *extra],
                                stderr=subprocess.PIPE, text=True, env=env)
     root = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 60

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from ingest import numbers
-from ingest.model import Edition, GlossaryEntry, Heading, Rule
-from kb.align import align, lineages
-from kb.align.baseline import align_baseline
-from kb.bench.align_eval import GOLD, load_editions, load_gold, score_gold, verify
-from kb.align.model import (ADDED, MERGED, MODIFIED, REFERENCES, REMOVED, RENUMBERED, SPLIT, TERMINOLOGY,
+from rulekb.ingest import numbers
+from rulekb.ingest.model import Edition, GlossaryEntry, Heading, Rule
+from rulekb.kb.align import align, lineages
+from rulekb.kb.align.baseline import align_baseline
+from rulekb.kb.bench.align_eval import GOLD, load_editions, load_gold, score_gold, verify
+from rulekb.kb.align.model import (ADDED, MERGED, MODIFIED, REFERENCES, REMOVED, RENUMBERED, SPLIT, TERMINOLOGY,
                             UNCHANGED)
-from kb.align.normalise import canonical, tokens
-from kb.align.synthetic import mutate
+from rulekb.kb.align.normalise import canonical, tokens
+from rulekb.kb.align.synthetic import mutate
 
 from ..helpers import run_cli
 
@@ -286,8 +286,8 @@ def align_once(old: Edition, new: Edition):
 
 @pytest.fixture(scope="module")
 def english(corpus):
-    from ingest.parse import parse_path
-    from kb.build import choose_editions
+    from rulekb.ingest.parse import parse_path
+    from rulekb.kb.build import choose_editions
 
     editions, _ = choose_editions(parse_path(corpus / "en").editions)
     return editions
@@ -298,7 +298,7 @@ def chained(english):
     """``lineages(english)``, read from the lineage cache when the same code chained the same
     texts before (kb.lineage.cache: keyed by kb.align's code and every text; its round trip
     is exact, tests/lineage/test_lineage_kb.py): 127 pairs chained once per machine, not per run."""
-    from kb.lineage.cache import cached_lineages
+    from rulekb.kb.lineage.cache import cached_lineages
 
     return cached_lineages(english)[0]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from ingest.model import Edition, Rule, SourceInfo
-from kb.align.assign import best_first
-from kb.align.candidates import Nearby
-from kb.align.model import EXTRA, MISSING, MOVED, SAME_NUMBER, Pair
-from kb.translate import EvidenceScorer, align_translation
-from kb.translate.align import FeatureCache
+from rulekb.ingest.model import Edition, Rule, SourceInfo
+from rulekb.kb.align.assign import best_first
+from rulekb.kb.align.candidates import Nearby
+from rulekb.kb.align.model import EXTRA, MISSING, MOVED, SAME_NUMBER, Pair
+from rulekb.kb.translate import EvidenceScorer, align_translation
+from rulekb.kb.translate.align import FeatureCache
 
 
 def test_best_first_takes_the_strongest_and_breaks_ties_by_left_then_right():

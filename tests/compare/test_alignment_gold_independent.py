@@ -7,8 +7,8 @@ section and restated rules merged into the successor of the rule they restated).
 
 from __future__ import annotations
 
-from kb.align import align
-from kb.bench.align_eval import GOLD, INDEPENDENT_GOLD, load_editions, load_gold, score_gold, verify
+from rulekb.kb.align import align
+from rulekb.kb.bench.align_eval import GOLD, INDEPENDENT_GOLD, load_editions, load_gold, score_gold, verify
 
 INDEPENDENT = INDEPENDENT_GOLD
 ROWS = load_gold(INDEPENDENT)

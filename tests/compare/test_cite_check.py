@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.compare.cite_check import check, citations
+from rulekb.kb.compare.cite_check import check, citations
 
 NOTES = """# owner is CR 216.2 (see rule 217.1a); combat per rules 502.2 and 510.1c-d
 def f():  # see 613.1f and §419.8; version 111.2 is not a citation; 702.19b bare
@@ -34,7 +34,7 @@ def test_nothing_to_cite():
 
 @pytest.fixture(scope="module")
 def editions(corpus):
-    from ingest.parse import parse_many
+    from rulekb.ingest.parse import parse_many
 
     wanted = ("CR-2009-05-01.txt", "CR-2011-09-30.txt", "CR-2026-01-16.txt")
     parsed = parse_many([str(corpus / "en" / name) for name in wanted]).editions

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from kb.compare.report import Entry, Pane, Report, html, markdown, md_escape, side_by_side, similarity, word_diff
-from kb.errors import NotFound
+from rulekb.kb.compare.report import Entry, Pane, Report, html, markdown, md_escape, side_by_side, similarity, word_diff
+from rulekb.kb.errors import NotFound
 
 from ..helpers import run_cli
 
@@ -162,9 +162,9 @@ OLD, NEW = "en/2030-01-01", "en/2030-06-01"
 @pytest.fixture(scope="module")
 def invented(tmp_path_factory):
     """Two invented editions (a token's owner and a term change between them), parsed and built."""
-    from ingest.parse import parse_file
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.ingest.parse import parse_file
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     root = tmp_path_factory.mktemp("invented-editions")
     glossary = [("Gizmo", "A card. See rule 101.1."), ("Token", "See rules 101.2 and 100.1, and section 1.")]
@@ -179,7 +179,7 @@ def invented(tmp_path_factory):
 
 
 def test_a_stored_edition_is_the_parsed_edition(invented):
-    from kb.rdf.stored_edition import stored_edition
+    from rulekb.kb.rdf.stored_edition import stored_edition
 
     store, _, parsed = invented
     for eid, edition in parsed.items():
@@ -269,9 +269,9 @@ def test_owlrl_reasoner_runs(invented):
 
 def test_a_stored_edition_from_a_remote_store(invented, tmp_path):
     """The same editions built into a real SPARQL server (oxigraph serve) come back the same."""
-    from kb.build import build
-    from kb.store.remote import RemoteStore
-    from kb.rdf.stored_edition import stored_edition
+    from rulekb.kb.build import build
+    from rulekb.kb.store.remote import RemoteStore
+    from rulekb.kb.rdf.stored_edition import stored_edition
 
     from ..store.test_remote_store import _serve, _stop
 
@@ -297,7 +297,7 @@ def test_a_stored_edition_from_a_remote_store(invented, tmp_path):
 
 
 def _parsed(corpus: Path, eid: str):
-    from ingest.parse import parse_file
+    from rulekb.ingest.parse import parse_file
 
     lang, date = eid.split("/")
     return parse_file(str(corpus / lang / f"CR-{date}.txt"))[0]
@@ -305,8 +305,8 @@ def _parsed(corpus: Path, eid: str):
 
 @pytest.mark.parametrize("eid", ["en/2026-01-16", "en/2009-05-01"])
 def test_a_stored_real_edition_gives_the_statements_of_its_source(corpus, corpus_kb, eid):
-    from kb.define import edition_statements
-    from kb.rdf.stored_edition import stored_edition
+    from rulekb.kb.define import edition_statements
+    from rulekb.kb.rdf.stored_edition import stored_edition
 
     store, _ = corpus_kb
     stored, parsed = stored_edition(store, eid), _parsed(corpus, eid)

@@ -16,14 +16,14 @@ from importlib import resources
 
 import pytest
 
-from ingest.model import Edition, GlossaryEntry, ParseWarning, Rule
-from kb.reason import backends as reasoning
-from kb.compare import Finding, contradictions, term_changes, to_json
-from kb.compare.terminology import canonical_value
+from rulekb.ingest.model import Edition, GlossaryEntry, ParseWarning, Rule
+from rulekb.kb.reason import backends as reasoning
+from rulekb.kb.compare import Finding, contradictions, term_changes, to_json
+from rulekb.kb.compare.terminology import canonical_value
 
 from ..helpers import need
 
-GOLD = resources.files("kb.bench").joinpath("gold", "contradictions_gold.tsv")
+GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "contradictions_gold.tsv")
 
 
 
@@ -269,7 +269,7 @@ _FINDINGS: dict[tuple[str, str], list[Finding]] = {}
 
 def _edition(corpus: Path, eid: str) -> Edition:
     if eid not in _EDITIONS:
-        from ingest.parse import parse_many
+        from rulekb.ingest.parse import parse_many
 
         lang, date = eid.split("/")
         _EDITIONS[eid] = parse_many([str(corpus / lang / f"CR-{date}.txt")]).editions[0]

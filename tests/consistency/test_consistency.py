@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from ingest.model import Edition, GlossaryEntry, Heading, ParseWarning, Rule
-from kb.consistency import check, notes, to_json
-from kb.bench.consistency import places, score
-from kb.consistency.store import place_iri
-from kb.rdf.iris import Minter, parse
+from rulekb.ingest.model import Edition, GlossaryEntry, Heading, ParseWarning, Rule
+from rulekb.kb.consistency import check, notes, to_json
+from rulekb.kb.bench.consistency import places, score
+from rulekb.kb.consistency.store import place_iri
+from rulekb.kb.rdf.iris import Minter, parse
 
 
 def _edition(rules, glossary=(), sections=(), partial=False, warnings=()) -> Edition:
@@ -88,8 +88,8 @@ def test_truncated_glossary_is_named():
 
 
 def test_kind_filter_and_unknown_kind():
-    from kb.consistency.service import _kinds
-    from kb.errors import KBError
+    from rulekb.kb.consistency.service import _kinds
+    from rulekb.kb.errors import KBError
 
     found = check(_edition(BASE, sections=SECTIONS), kinds={"two-lists"})
     assert {f.kind for f in found} == {"two-lists"}
@@ -124,8 +124,8 @@ def test_score_counts_unjudged_and_missed():
 def test_corpus_judged_and_gold(corpus):
     """Every gold finding found, every judged finding of the three editions judged, and
     the precision per kind at least 0.9, on the real texts."""
-    from ingest.parse import parse_file
-    from kb.bench.consistency import DATA, read_tsv
+    from rulekb.ingest.parse import parse_file
+    from rulekb.kb.bench.consistency import DATA, read_tsv
 
     judged, gold = read_tsv(DATA / "consistency_judged.tsv"), read_tsv(DATA / "consistency_gold.tsv")
     assert len(gold) >= 15 and len({r["kind"] for r in gold}) >= 5
@@ -147,9 +147,9 @@ def test_corpus_judged_and_gold(corpus):
 def _stored(edition, findings):
     import pyoxigraph as ox
 
-    from kb.consistency import store
-    from kb.rdf.edition import edition_quads
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.consistency import store
+    from rulekb.kb.rdf.edition import edition_quads
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     mint = Minter.for_base("http://localhost:8000/")
     data = [to_json(edition.id, findings, notes(edition))]
@@ -162,8 +162,8 @@ def test_findings_round_trip_through_the_store_and_conform_to_the_shape():
     import pyshacl
     import rdflib
 
-    from kb import service
-    from ontology import shapes
+    from rulekb.kb import service
+    from rulekb.ontology import shapes
 
     edition = _edition(BASE, sections=SECTIONS)
     findings = check(edition)
@@ -212,7 +212,7 @@ def test_cli_on_a_draft_file_and_bad_input(tmp_path):
 def test_the_reasoners_inconsistency_is_a_contradiction_with_its_explanation():
     from types import SimpleNamespace
 
-    from kb.define import edition_statements
+    from rulekb.kb.define import edition_statements
 
     edition = _edition(BASE, sections=SECTIONS)
     statements = edition_statements(edition)
@@ -233,8 +233,8 @@ def test_the_build_folds_the_verdict_into_findings_made_without_it(tmp_path, mon
     the same findings, in the same order, as one check with the verdict, cached or not."""
     from types import SimpleNamespace
 
-    from kb.consistency import store
-    from kb.define import edition_statements
+    from rulekb.kb.consistency import store
+    from rulekb.kb.define import edition_statements
 
     monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
     edition = _edition(BASE, sections=SECTIONS)

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from kb.define.ask import Asker
-from kb.define.questions import parse
+from rulekb.kb.define.ask import Asker
+from rulekb.kb.define.questions import parse
 
 from ..helpers import run_cli
 
@@ -154,7 +154,7 @@ def test_the_build_reasoned_about_every_edition(corpus_kb):
 def test_answers_are_right_in_every_era(corpus_kb):
     """`rulekb bench ask` on one edition in four: every answer given is right and cites a rule
     of the edition asked about; most English editions have the rules to answer."""
-    from kb.bench.ask import evaluate
+    from rulekb.kb.bench.ask import evaluate
 
     store, _ = corpus_kb
     figures = evaluate(_Remembered(store), every=4)

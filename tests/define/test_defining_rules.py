@@ -3,9 +3,9 @@ term (kb.define.defining), and concepts are definedBy that rule."""
 
 from __future__ import annotations
 
-from ingest.model import Edition, GlossaryEntry, Heading, Rule
-from kb.rdf import concepts as concept_layer
-from kb.define.defining import SectionIndex, defining_rules
+from rulekb.ingest.model import Edition, GlossaryEntry, Heading, Rule
+from rulekb.kb.rdf import concepts as concept_layer
+from rulekb.kb.define.defining import SectionIndex, defining_rules
 
 
 def _edition() -> Edition:
@@ -51,7 +51,7 @@ def test_concepts_are_defined_by_the_rule_of_a_cited_section():
 
 
 def test_corpus_2011_sections_resolve(corpus):
-    from ingest.parse import parse_path
+    from rulekb.ingest.parse import parse_path
 
     ed = parse_path(corpus / "en" / "CR-2011-09-30.txt").editions[0]
     index = SectionIndex(ed)
@@ -91,8 +91,8 @@ def test_french_texts_without_a_glossary_define_their_concepts():
 
 
 def test_corpus_french_spell_and_permanent(corpus):
-    from ingest.parse import parse_path
-    from kb.define.defining import sentence_definitions
+    from rulekb.ingest.parse import parse_path
+    from rulekb.kb.define.defining import sentence_definitions
 
     editions = [e for e in parse_path(corpus / "fr" / "seeds" / "000_4742dacff0dcd688.txt").editions]
     editions += parse_path(corpus / "fr" / "lotusnoir" / "lotusnoir_c110_FR.txt").editions

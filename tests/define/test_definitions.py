@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.model import Edition, Rule
-from kb.define import Statement, edition_statements, extract, sentences
-from kb.bench.definitions import GOLD, evaluate, format_statement, load_gold, parse_statements, statement_key
+from rulekb.ingest.model import Edition, Rule
+from rulekb.kb.define import Statement, edition_statements, extract, sentences
+from rulekb.kb.bench.definitions import GOLD, evaluate, format_statement, load_gold, parse_statements, statement_key
 
 from ..helpers import run_cli
 
@@ -302,7 +302,7 @@ def test_gold_notation_round_trips():
 
 @pytest.fixture(scope="module")
 def english(corpus):
-    from ingest.parse import parse_file
+    from rulekb.ingest.parse import parse_file
 
     return [e for f in sorted((corpus / "en").glob("CR-*.txt")) for e in parse_file(f)]
 
@@ -361,7 +361,7 @@ def test_the_token_owner_changes_across_eras(english):
 
 @pytest.mark.corpus
 def test_french_2011_rule_gives_the_english_statements(corpus):
-    from ingest.parse import parse_path
+    from rulekb.ingest.parse import parse_path
 
     editions = {e.id: e for e in parse_path(corpus / "fr" / "lotusnoir").editions}
     statements = {}

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.define import extract
-from kb.define.questions import parse
+from rulekb.kb.define import extract
+from rulekb.kb.define.questions import parse
 
 EN = ("For example, traits don't include whether a widget is spun, a gadget's colour, "
       "a widget's owner or controller, what a sprocket turns, and so on.")
@@ -64,9 +64,9 @@ Invented for a test.
 
 
 def test_the_asker_answers_no_with_the_rule(tmp_path):
-    from kb.define.ask import Asker
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.define.ask import Asker
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     source = tmp_path / "CR-2030-05-05.txt"
     source.write_text(TEXT, encoding="utf-8")

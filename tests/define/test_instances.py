@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ingest.model import Edition, Rule
-from kb.compare import contradictions
-from kb.define import extract
+from rulekb.ingest.model import Edition, Rule
+from rulekb.kb.compare import contradictions
+from rulekb.kb.define import extract
 
 
 def _edition(eid: str, rules: dict[str, str]) -> Edition:

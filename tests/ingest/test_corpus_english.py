@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import numbers
-from ingest.decode import decode
-from ingest.parse import parse_file
-from ingest.render import round_trip
+from rulekb.ingest import numbers
+from rulekb.ingest.decode import decode
+from rulekb.ingest.parse import parse_file
+from rulekb.ingest.render import round_trip
 
 from ..helpers import manifest_rows
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.decode import decode
-from ingest.errors import BinaryInputError, EmptyInputError
+from rulekb.ingest.decode import decode
+from rulekb.ingest.errors import BinaryInputError, EmptyInputError
 
 
 def test_a_cp1252_file_with_an_even_byte_count_is_not_read_as_utf16():

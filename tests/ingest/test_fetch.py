@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import fetch
-from ingest.errors import FetchError
-from ingest.parse import parse_source
+from rulekb.ingest import fetch
+from rulekb.ingest.errors import FetchError
+from rulekb.ingest.parse import parse_source
 
 from ..helpers import run_cli
 

@@ -20,12 +20,12 @@ import pytest
 from docx.oxml import OxmlElement
 from lxml import etree
 
-from ingest import formats, layouts
-from ingest.errors import IngestError, UnsupportedFormatError
-from ingest.formats import docx as docx_reader
-from ingest.formats import pdf as pdf_reader
-from ingest.parse import parse_bytes, parse_file
-from ingest.render import round_trip
+from rulekb.ingest import formats, layouts
+from rulekb.ingest.errors import IngestError, UnsupportedFormatError
+from rulekb.ingest.formats import docx as docx_reader
+from rulekb.ingest.formats import pdf as pdf_reader
+from rulekb.ingest.parse import parse_bytes, parse_file
+from rulekb.ingest.render import round_trip
 
 SAME_RULES = ["CR-2011-09-30.pdf", "CR-2013-07-11.docx", "CR-2026-01-16.docx"]
 

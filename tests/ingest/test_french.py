@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import dates, formats, language, numbers
-from ingest.errors import NotRulesError
-from ingest.parse import parse_bytes, parse_path
-from ingest.render import normalise_words, round_trip
+from rulekb.ingest import dates, formats, language, numbers
+from rulekb.ingest.errors import NotRulesError
+from rulekb.ingest.parse import parse_bytes, parse_path
+from rulekb.ingest.render import normalise_words, round_trip
 
 from ..helpers import manifest_rows, run_cli
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.decode import decode
-from ingest.errors import IngestError
-from ingest.parse import parse_bytes
-from ingest.render import round_trip
+from rulekb.ingest.decode import decode
+from rulekb.ingest.errors import IngestError
+from rulekb.ingest.parse import parse_bytes
+from rulekb.ingest.render import round_trip
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
 LINES = FIXTURE.read_text(encoding="ascii").split("\n")

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest import formats, language
-from ingest.errors import IngestError, NotRulesError
-from ingest.formats.html import lines
-from ingest.parse import parse_bytes
-from ingest.render import round_trip
+from rulekb.ingest import formats, language
+from rulekb.ingest.errors import IngestError, NotRulesError
+from rulekb.ingest.formats.html import lines
+from rulekb.ingest.parse import parse_bytes
+from rulekb.ingest.render import round_trip
 
 from ..helpers import run_cli
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest import numbers, refs
+from rulekb.ingest import numbers, refs
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAMMAR = ROOT / "ingest" / "numbers.py"

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from ingest.errors import NotRulesError
-from ingest.parse import parse_bytes
-from ingest.render import render, round_trip
+from rulekb.ingest.errors import NotRulesError
+from rulekb.ingest.parse import parse_bytes
+from rulekb.ingest.render import render, round_trip
 
 FIXTURE = "invented-cr-2030-05-05.txt"
 

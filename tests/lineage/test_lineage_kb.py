@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from kb.lineage import history
-from kb.store import queries
-from kb import service
-from kb.rdf.lineage import label
-from kb.store.embedded import EmbeddedStore
+from rulekb.kb.lineage import history
+from rulekb.kb.store import queries
+from rulekb.kb import service
+from rulekb.kb.rdf.lineage import label
+from rulekb.kb.store.embedded import EmbeddedStore
 
 from ..helpers import assert_bad_input, edited, run_cli
 
@@ -43,7 +43,7 @@ def _later_edition(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def two_editions(tmp_path_factory):
-    from kb.build import build
+    from rulekb.kb.build import build
 
     root = tmp_path_factory.mktemp("two-editions")
     (root / FIXTURE.name).write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
@@ -114,7 +114,7 @@ def test_lineage_quads_live_in_their_own_graph(two_editions):
 
 
 def test_the_invented_kb_conforms_with_its_lineages(two_editions):
-    from kb.store.validate import validate
+    from rulekb.kb.store.validate import validate
 
     store, _ = two_editions
     result = validate(store, editions=[NEW])
@@ -142,8 +142,8 @@ def test_history_cli_errors_are_one_line_and_exit_2(two_editions, args, message)
 
 
 def test_partial_editions_are_not_chained():
-    from ingest.parse import parse_many
-    from kb.build import chain
+    from rulekb.ingest.parse import parse_many
+    from rulekb.kb.build import chain
 
     (first,) = parse_many([str(FIXTURE)]).editions
     later = replace(first, id="en/2030-08-08", effective_date="2030-08-08", partial=True)
@@ -153,8 +153,8 @@ def test_partial_editions_are_not_chained():
 
 
 def test_lineages_are_cached_by_the_texts_they_come_from(tmp_path):
-    from ingest.parse import parse_many
-    from kb.lineage.cache import cached_lineages, digest, from_json, to_json
+    from rulekb.ingest.parse import parse_many
+    from rulekb.kb.lineage.cache import cached_lineages, digest, from_json, to_json
 
     (first,) = parse_many([str(FIXTURE)]).editions
     (later,) = parse_many([str(_write(tmp_path, "invented-cr-2030-08-08.txt", _later_edition(FIXTURE.read_text())))]).editions
@@ -262,7 +262,7 @@ def test_the_2009_restructure_in_the_change_queries(corpus_kb):
 
 
 def test_shapes_hold_for_the_lineages_of_the_restructure(corpus_kb):
-    from kb.store.validate import _shacl  # SHACL alone: test_kb_corpus runs the whole rulekb validate
+    from rulekb.kb.store.validate import _shacl  # SHACL alone: test_kb_corpus runs the whole rulekb validate
 
     store, _ = corpus_kb
     links = queries.get("edition-lineage-links")

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from kb import service
+from rulekb.kb import service
 
 from ..helpers import assert_bad_input, run_cli
 
@@ -89,7 +89,7 @@ def test_a_rule_number_across_editions_spans_the_history(corpus_kb):
 
 
 def test_the_real_kb_conforms_and_warns_about_its_sources(corpus_kb):
-    from kb.store.validate import validate
+    from rulekb.kb.store.validate import validate
 
     store, report = corpus_kb
     result = validate(store)

@@ -3,7 +3,7 @@ and asked for with SPARQL: the named queries `contradictions` and `meaning-chang
 
 from __future__ import annotations
 
-from kb.store import queries
+from rulekb.kb.store import queries
 
 
 def _rows(store, name, **params):

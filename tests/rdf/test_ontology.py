@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from rdflib import OWL, RDF, RDFS, SKOS, Graph, Literal, Namespace, URIRef
 
-import ontology
-from kb.reason import backends as reasoning
-from kb.rdf import vocabgen
-from kb.rdf.vocab import NAMESPACE, RK, VERSION
+from rulekb import ontology
+from rulekb.kb.reason import backends as reasoning
+from rulekb.kb.rdf import vocabgen
+from rulekb.kb.rdf.vocab import NAMESPACE, RK, VERSION
 
 from ..helpers import need
 
@@ -80,8 +80,9 @@ def test_ontology_is_loaded_from_the_package_not_the_working_directory(tmp_path,
     with ontology.path() as file:
         assert file.is_file() and file.parent == Path(ontology.__file__).parent
     config = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "*.ttl" in config["tool"]["setuptools"]["package-data"]["ontology"]
-    assert any(p.startswith("ontology") for p in config["tool"]["setuptools"]["packages"]["find"]["include"])
+    assert "*.ttl" in config["tool"]["setuptools"]["package-data"]["rulekb.ontology"]
+    assert "rulekb.ontology" in config["tool"]["setuptools"]["packages"]
+    assert config["tool"]["setuptools"]["package-dir"]["rulekb.ontology"] == "ontology"
 
 
 def test_ontology_package_docstring_examples_run():
@@ -209,7 +210,7 @@ def _listed(text: str, pattern: str) -> set[str]:
 
 @pytest.mark.corpus
 def test_game_layer_matches_the_newest_english_rules(onto, corpus):
-    from ingest.decode import decode
+    from rulekb.ingest.decode import decode
 
     newest = max((corpus / "en").glob("CR-*.txt"))
     text = decode(newest.read_bytes()).text
@@ -353,7 +354,7 @@ def test_owl_rl_reports_a_token_that_is_a_counter(onto):
 
 
 def test_generated_vocabulary_is_in_sync_with_the_turtle():
-    done = subprocess.run([sys.executable, "-m", "kb.rdf.vocabgen", "--check"], capture_output=True, text=True, cwd=PROJECT)
+    done = subprocess.run([sys.executable, "-m", "rulekb.kb.rdf.vocabgen", "--check"], capture_output=True, text=True, cwd=PROJECT)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -19,10 +19,10 @@ from collections import defaultdict
 import pyoxigraph as ox
 import pytest
 
-from kb.footprint import compare_answers
-from kb.rdf.iris import Minter
-from kb.rdf.vocab import RK
-from kb.store.embedded import EmbeddedStore
+from rulekb.kb.footprint import compare_answers
+from rulekb.kb.rdf.iris import Minter
+from rulekb.kb.rdf.vocab import RK
+from rulekb.kb.store.embedded import EmbeddedStore
 
 ED = "en/2030-05-05"
 TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
@@ -142,7 +142,7 @@ def test_every_named_query_answers_the_same_on_the_old_and_the_new_shape(two_sha
     ("concept-mentions", {"concept": "gadget"}, {"100.1", "100.2", "101.1"}),  # "Gadgets", "gadget cards"
 ])
 def test_the_mentions_on_the_wordings_answer_the_concept_queries(fixture_kb, query, params, expected):
-    from kb import service
+    from rulekb.kb import service
 
     store, _ = fixture_kb
     rows = service.run(store, query, edition=ED, **params)
@@ -154,7 +154,7 @@ def test_the_mentions_on_the_wordings_answer_the_concept_queries(fixture_kb, que
 def two_editions_two_shapes(tmp_path_factory):
     """The fixture and a later edition of it (some rules reworded, one renumbered): most
     rules keep their wording across the two, so their mentions are stated once."""
-    from kb.build import build
+    from rulekb.kb.build import build
 
     from ..lineage.test_lineage_kb import FIXTURE, _later_edition
 

@@ -15,11 +15,11 @@ from importlib import resources
 
 import pytest
 
-from kb import service
-from kb.store.embedded import EmbeddedStore
-from kb.rdf.translation import value_text
+from rulekb.kb import service
+from rulekb.kb.store.embedded import EmbeddedStore
+from rulekb.kb.rdf.translation import value_text
 
-FIXTURES = resources.files("kb.bench").joinpath("gold", "translate")
+FIXTURES = resources.files("rulekb.kb.bench").joinpath("gold", "translate")
 EN = FIXTURES / "widget-en-2030-05-05.txt"
 FR = FIXTURES / "widget-fr-2030-05-05.txt"
 PREFIX = "PREFIX rk: <https://w3id.org/rulekb#>\n"
@@ -35,7 +35,7 @@ def _later_english() -> str:
 
 @pytest.fixture(scope="module")
 def widget_kb(tmp_path_factory):
-    from kb.build import build
+    from rulekb.kb.build import build
 
     root = tmp_path_factory.mktemp("translation-kb")
     later = root / "CR-2030-09-01.txt"
@@ -153,7 +153,7 @@ def test_corpus_french_texts_without_rules_have_no_base_and_no_findings(corpus_k
 
 
 def test_the_translation_graph_conforms_to_the_shapes(widget_kb):
-    from kb.store.validate import _shacl
+    from rulekb.kb.store.validate import _shacl
 
     store, _, _ = widget_kb
     graph = "http://localhost:8000/graph/translation"

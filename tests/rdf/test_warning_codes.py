@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from ingest.model import ParseWarning
-from ingest.parse import parse_file
-from kb.rdf.iris import Minter
-from kb.rdf.edition import edition_quads
-from kb.store.embedded import EmbeddedStore
-from kb.rdf.stored_edition import stored_edition
-from kb.rdf.vocab import RK
+from rulekb.ingest.model import ParseWarning
+from rulekb.ingest.parse import parse_file
+from rulekb.kb.rdf.iris import Minter
+from rulekb.kb.rdf.edition import edition_quads
+from rulekb.kb.store.embedded import EmbeddedStore
+from rulekb.kb.rdf.stored_edition import stored_edition
+from rulekb.kb.rdf.vocab import RK
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
 

@@ -11,9 +11,9 @@ import pytest
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, RDF, RDFS
 
-from kb.reason import axioms as ax
-from kb.rdf.lexicon import ontology_labels as _ontology_labels
-from kb.define import Statement as S
+from rulekb.kb.reason import axioms as ax
+from rulekb.kb.rdf.lexicon import ontology_labels as _ontology_labels
+from rulekb.kb.define import Statement as S
 
 RK = "https://w3id.org/rulekb#"
 CONCEPT = "https://w3id.org/rulekb/concept#"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb import hermit
-from kb.reason import backends as reasoning
+from rulekb.kb import hermit
+from rulekb.kb.reason import backends as reasoning
 
 needs_java = pytest.mark.skipif(not reasoning.java_available(), reason="needs Java 11+ (HermiT)")
 

@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from kb.reason import infer, backends as reasoning
-from kb.reason.axioms import axiom_set
-from kb.rdf.lexicon import ontology_labels as _ontology_labels
-from kb.define import Statement as S
-from kb.define import edition_statements
+from rulekb.kb.reason import infer, backends as reasoning
+from rulekb.kb.reason.axioms import axiom_set
+from rulekb.kb.rdf.lexicon import ontology_labels as _ontology_labels
+from rulekb.kb.define import Statement as S
+from rulekb.kb.define import edition_statements
 
 from ..helpers import in_ci, need
 
@@ -232,7 +232,7 @@ def test_clashes_between_editions_name_the_statements_of_both(java, terms):
     ("CR-2008-10-01.txt", {"401.1a", "200.8"}),
 ])
 def test_real_editions_infer_that_a_copy_of_a_spell_is_an_object(corpus, java, terms, name, copy_rules):
-    from ingest.parse import parse_many
+    from rulekb.ingest.parse import parse_many
 
     [edition] = parse_many([str(corpus / "en" / name)]).editions
     result = infer.reason(edition.id, edition_statements(edition), terms)

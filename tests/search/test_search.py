@@ -13,16 +13,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb import service
-from kb.errors import KBError, NotFound
-from kb.search import analysis
-from kb.search.engine import SearchError, searcher_for, segments, snippet
-from kb.search.understand import understand
+from rulekb.kb import service
+from rulekb.kb.errors import KBError, NotFound
+from rulekb.kb.search import analysis
+from rulekb.kb.search.engine import SearchError, searcher_for, segments, snippet
+from rulekb.kb.search.understand import understand
 
 from ..helpers import WebServer, http, run_cli
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-from kb.bench.translation_eval import FIXTURES as WIDGETS  # the invented widget rules (package data)
+from rulekb.kb.bench.translation_eval import FIXTURES as WIDGETS  # the invented widget rules (package data)
 
 SOURCES = [str(FIXTURES / "search"), str(WIDGETS / "widget-fr-2030-05-05.txt")]
 NEW, OLD = "en/2041-01-01", "en/2040-01-01"
@@ -30,8 +30,8 @@ NEW, OLD = "en/2041-01-01", "en/2040-01-01"
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path_factory.mktemp("search-kb") / "store")
     report = build(SOURCES, store, reasoner="none")
@@ -40,7 +40,7 @@ def kb(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def web(kb):
-    from kb.web.app import create_app
+    from rulekb.kb.web.app import create_app
 
     with WebServer(create_app(kb[0])) as root:
         yield root
@@ -73,8 +73,8 @@ def test_rule_numbers_question_words_and_historical_names_are_read():
 
 
 def test_the_question_matcher_finds_what_the_build_matcher_finds():
-    from kb.rdf.concepts import Concept, Matcher
-    from kb.search.understand import LabelMatcher
+    from rulekb.kb.rdf.concepts import Concept, Matcher
+    from rulekb.kb.search.understand import LabelMatcher
 
     labels = {"first-strike": ["First Strike"], "ability": ["Ability", "Abilities"], "owner": ["Owner"],
               "battlefield": ["Battlefield", "champ de bataille"], "you-your": ["You, Your", "You", "Your"]}
@@ -85,7 +85,7 @@ def test_the_question_matcher_finds_what_the_build_matcher_finds():
 
 
 def test_the_label_index_takes_the_longest_label_at_each_word():
-    from kb.rdf.concept_keys import LabelIndex
+    from rulekb.kb.rdf.concept_keys import LabelIndex
 
     index = LabelIndex([("first-strike", "First Strike"), ("strike", "Strike"), ("first", "First"),
                         ("double-strike", "Double Strike"), ("ap", "AP"), ("owner", "Owner"), ("other", "Owner")])
@@ -117,8 +117,8 @@ def test_the_build_writes_the_index_beside_the_store_and_reports_it(kb):
 
 
 def test_a_rebuild_swaps_the_pair_and_a_reader_follows(tmp_path):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path / "store")
     build([SOURCES[0] + "/invented-cr-2040-01-01.txt"], store, reasoner="none")
@@ -139,7 +139,7 @@ def test_a_rebuild_swaps_the_pair_and_a_reader_follows(tmp_path):
 
 
 def test_a_store_without_an_index_says_to_rebuild(tmp_path):
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path / "nothing")
     with pytest.raises(KBError, match="rulekb build"):
@@ -238,7 +238,7 @@ def test_the_cli_search_json_shape_and_exit_codes(kb):
 def test_fuzz_the_cli_search_function(kb, query):
     from typer.testing import CliRunner
 
-    from kb.cli import app
+    from rulekb.kb.cli import app
 
     result = CliRunner().invoke(app, ["search", query, "--store", str(kb[0].root), "--format", "json"])
     assert result.exit_code in (0, 2), result.output

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 import pytest
 
-from kb.bench.search import GOLD  # package data
+from rulekb.kb.bench.search import GOLD  # package data
 
 COLUMNS = ["id", "lang", "edition", "question", "rules", "note"]
 ENGLISH_EDITION = "en/2026-01-16"
@@ -83,7 +83,7 @@ def test_english_questions_cover_every_section_of_the_rules():
 @pytest.fixture(scope="module")
 def editions(corpus):
     """The editions the gold set names, parsed from the corpus as a build parses them."""
-    from ingest.parse import parse_many, parse_path
+    from rulekb.ingest.parse import parse_many, parse_path
 
     found = {e.id: e for e in parse_path(corpus / "en" / f"CR-{ENGLISH_EDITION.split('/')[1]}.txt").editions}
     found.update({e.id: e for e in parse_many([str(corpus / "fr")]).editions if e.language == "fr"})

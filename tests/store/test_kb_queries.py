@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kb.store import queries
-from kb.errors import NotFound, QueryError
-from kb.store.embedded import EmbeddedStore
+from rulekb.kb.store import queries
+from rulekb.kb.errors import NotFound, QueryError
+from rulekb.kb.store.embedded import EmbeddedStore
 
 ALL = {**queries.registry(), **queries.checks()}
 

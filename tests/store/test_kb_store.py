@@ -7,12 +7,12 @@ import json
 import pyoxigraph as ox
 import pytest
 
-from kb import service
-from kb.build import build
-from kb.errors import BuildError, NotFound, QueryError, StoreError
-from kb.rdf.iris import Minter, slug
-from kb.store.embedded import EmbeddedStore
-from kb.store.kind import bind_values
+from rulekb.kb import service
+from rulekb.kb.build import build
+from rulekb.kb.errors import BuildError, NotFound, QueryError, StoreError
+from rulekb.kb.rdf.iris import Minter, slug
+from rulekb.kb.store.embedded import EmbeddedStore
+from rulekb.kb.store.kind import bind_values
 
 BASE = "http://localhost:8000/"
 ED = "en/2030-05-05"
@@ -96,7 +96,7 @@ def test_parameters_are_bound_as_terms_never_pasted_as_text(fixture_kb):
 
 
 def test_export_writes_every_rdf_format(fixture_kb):
-    from kb.store.export import export
+    from rulekb.kb.store.export import export
 
     store, _ = fixture_kb
     turtle = export(store, ED, "turtle")

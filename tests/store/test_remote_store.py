@@ -20,11 +20,11 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-import kb.store.remote
-from kb.errors import NotFound, QueryError, StoreError
-from kb.store.remote import RemoteStore, endpoints, with_values
-from kb.store.kind import RDF_FORMATS
-from kb.store.opening import open_store
+import rulekb.kb.store.remote
+from rulekb.kb.errors import NotFound, QueryError, StoreError
+from rulekb.kb.store.remote import RemoteStore, endpoints, with_values
+from rulekb.kb.store.kind import RDF_FORMATS
+from rulekb.kb.store.opening import open_store
 
 EX = "http://example.org/"
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
@@ -189,7 +189,7 @@ def test_replace_then_read(store, server):
     # the blank node kept its identity across the two triples of its graph
     assert store.select(f"SELECT ?l WHERE {{ <{EX}c> <{EX}has> ?b . ?b <{EX}label> ?l }}") == [{"l": "anonymous"}]
     # on the server: the graphs, and one manifest
-    manifests = [g for g in _raw_graphs(server) if g.startswith(kb.store.remote.MANIFEST)]
+    manifests = [g for g in _raw_graphs(server) if g.startswith(rulekb.kb.store.remote.MANIFEST)]
     assert len(manifests) == 1 and _raw_graphs(server) == set(store.graphs()) | set(manifests)
 
 
@@ -205,7 +205,7 @@ def test_replace_swaps_graphs_and_keeps_foreign_ones(store, server):
 
 
 def test_counts_quads_as_the_embedded_store_does(store, tmp_path):
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     many = [q(f"s{i}", "n", str(i), f"graph/g{i % 3}") for i in range(3000)]
     many.sort(key=lambda x: x.graph_name.value)
@@ -236,7 +236,7 @@ def test_bindings_with_hostile_values(store):
 
 
 def test_parameters_are_bound_as_in_the_embedded_store():
-    from kb.store.kind import bind_values
+    from rulekb.kb.store.kind import bind_values
 
     query = "SELECT * WHERE { ?s ?p ?o } # end"
     bound = {"o": 'a"b\n}', "s": "urn:x:1"}
@@ -257,7 +257,7 @@ def test_bound_values_reach_filters_and_aggregates(store):
 def test_query_answers_in_every_format(store):
     store.replace(sample())
     select = f"SELECT ?s ?t WHERE {{ ?s <{EX}title> ?t }} ORDER BY ?s"
-    for fmt, media in kb.store.remote.RESULT_TYPES.items():
+    for fmt, media in rulekb.kb.store.remote.RESULT_TYPES.items():
         answer = store.query(select, results_format=fmt)
         assert (answer.kind, answer.media_type) == ("results", media)
         assert b"Edition one" in answer.data
@@ -340,7 +340,7 @@ def test_a_server_without_union_default_graph_is_refused(tmp_path):
 
 def _kb_graphs(url: str) -> set[str]:
     """Every graph on the server but the manifest."""
-    return {g for g in _raw_graphs(url) if not g.startswith(kb.store.remote.MANIFEST)}
+    return {g for g in _raw_graphs(url) if not g.startswith(rulekb.kb.store.remote.MANIFEST)}
 
 
 def _interrupted(quads, after: int, error: BaseException):
@@ -367,7 +367,7 @@ def test_a_rebuild_applies_exactly_the_changes(store, server):
     assert triples_of(store.export(None, "nq"), "nq") == plain(new)
     assert store.graphs() == [EX + "graph/concepts", EX + "graph/ed1", EX + "graph/ed3"]
     assert _kb_graphs(server) == set(store.graphs())
-    assert len([g for g in _raw_graphs(server) if g.startswith(kb.store.remote.MANIFEST)]) == 1
+    assert len([g for g in _raw_graphs(server) if g.startswith(rulekb.kb.store.remote.MANIFEST)]) == 1
     # an identical rebuild changes nothing
     before = store.export(EX + "graph/ed1", "nt")
     store.replace(edited())
@@ -426,7 +426,7 @@ def test_an_overtaken_commit_is_all_or_nothing_on_the_server(store, server):
     with pytest.raises(StoreError, match="does not exist"):
         _Overtaken(server).replace(sample("mine"))
     assert triples_of(store.export(None, "nq"), "nq") == plain(edited("other"))
-    assert len([g for g in _raw_graphs(server) if g.startswith(kb.store.remote.MANIFEST)]) == 1
+    assert len([g for g in _raw_graphs(server) if g.startswith(rulekb.kb.store.remote.MANIFEST)]) == 1
 
 
 def test_leftovers_in_a_new_graph_are_replaced(store, server):
@@ -442,9 +442,9 @@ def test_leftovers_in_a_new_graph_are_replaced(store, server):
 
 
 def test_build_an_edition_into_the_remote_store(store, tmp_path, monkeypatch):
-    from kb.build import build
-    from kb.service import editions, rule, search
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.service import editions, rule, search
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data-home"))
     report = build([str(FIXTURE)], store)
@@ -460,7 +460,7 @@ def test_build_an_edition_into_the_remote_store(store, tmp_path, monkeypatch):
         rule(store, "en/2030-05-05", "999.9")
 
     # the remote and the embedded store give the same answers to every named query
-    from kb.store import queries
+    from rulekb.kb.store import queries
 
     embedded = EmbeddedStore(tmp_path / "kb")
     build([str(FIXTURE)], embedded)

@@ -7,10 +7,10 @@ import ast
 import inspect
 from pathlib import Path
 
-from kb.store.remote import RemoteStore
-from kb.store.embedded import EmbeddedStore
-from kb.store.kind import Store
-from kb.store.opening import open_store
+from rulekb.kb.store.remote import RemoteStore
+from rulekb.kb.store.embedded import EmbeddedStore
+from rulekb.kb.store.kind import Store
+from rulekb.kb.store.opening import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMBERS = [name for name in vars(Store) if not name.startswith("_")]
@@ -37,8 +37,8 @@ def test_a_remote_store_tells_no_build_and_no_directory():
 
 
 def test_the_two_implementations_do_not_import_each_other():
-    import kb.store.remote as remote_module
-    import kb.store.embedded as embedded_module
+    import rulekb.kb.store.remote as remote_module
+    import rulekb.kb.store.embedded as embedded_module
 
     for module, other in ((embedded_module, remote_module), (remote_module, embedded_module)):
         tree = ast.parse(Path(inspect.getsourcefile(module)).read_text(encoding="utf-8"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import rdflib
 
-from kb.store.validate import validate
-from kb.store.validate_rdf import add_ntriples
+from rulekb.kb.store.validate import validate
+from rulekb.kb.store.validate_rdf import add_ntriples
 
 
 def test_a_pool_of_processes_finds_what_one_process_finds(fixture_kb):
@@ -24,7 +24,7 @@ def test_a_violation_found_in_a_worker_reaches_the_result(tmp_path):
     """A rule without text, in a store on disk: the check's row comes back from the pool."""
     import pyoxigraph as ox
 
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     data = tmp_path / "store"
     ox_store = ox.Store(str(data))
@@ -89,7 +89,7 @@ def test_shapes_target_the_graphs_own_nodes_and_still_check_what_they_link_to():
     blank node is a target too."""
     import pyshacl
 
-    from kb.store.validate import _validate_own
+    from rulekb.kb.store.validate import _validate_own
 
     data = rdflib.Graph().parse(data=DATA, format="turtle")
     shapes = rdflib.Graph().parse(data=SHAPES, format="turtle")

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb import service
-from kb.errors import KBError, NotFound
-from kb.timeline.editions import BadDate, FutureDate, Known, Timeline, parse_date
-from kb.timeline.wordings import runs
+from rulekb.kb import service
+from rulekb.kb.errors import KBError, NotFound
+from rulekb.kb.timeline.editions import BadDate, FutureDate, Known, Timeline, parse_date
+from rulekb.kb.timeline.wordings import runs
 
 from ..helpers import run_cli
 
@@ -262,7 +262,7 @@ def test_cli_takes_dates_and_aliases(timeline_kb):
 
 
 def test_the_wording_check_flags_broken_intervals():
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     rk, dc, xsd = "https://w3id.org/rulekb#", "http://purl.org/dc/terms/", "http://www.w3.org/2001/XMLSchema#date"
     w1, w2, w3, lin = ("<http://x/lineage/en/2030-01-01/100.1/wording/1>", "<http://x/lineage/en/2030-01-01/100.1/wording/2>",
@@ -325,7 +325,7 @@ def test_lineage_versions_and_rule_as_of_give_the_rows_the_joins_gave(timeline_k
 
 
 def test_bench_timeline_gives_wall_and_cpu_medians_and_the_load(timeline_kb):
-    from kb.bench.timeline import WINDOWS as BENCH_WINDOWS, bench_timeline
+    from rulekb.kb.bench.timeline import WINDOWS as BENCH_WINDOWS, bench_timeline
 
     store, _ = timeline_kb
     figures = bench_timeline(store, repeat=1)
@@ -354,8 +354,8 @@ def test_the_page_data_keeps_the_rows_of_rules_changed_between(timeline_kb, monk
     """`rulekb changes` and the web read a window's rows from the build's page data (a long
     window costs Oxigraph over a second): the query's own rows, in its order, for any window,
     and the same answers with the page data gone."""
-    from kb.pages import for_store
-    from kb.timeline import answers
+    from rulekb.kb.pages import for_store
+    from rulekb.kb.timeline import answers
 
     store, _ = timeline_kb
     data = for_store(store)
@@ -377,8 +377,8 @@ def test_the_page_data_keeps_the_rows_of_rules_changed_between(timeline_kb, monk
 
 
 def test_page_data_rows_of_another_query_text_are_not_used(timeline_kb, monkeypatch):
-    from kb.pages import PageData, companion
-    from kb.store import queries
+    from rulekb.kb.pages import PageData, companion
+    from rulekb.kb.store import queries
 
     store, _ = timeline_kb
     real = queries.get

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from kb import service
+from rulekb.kb import service
 
 from .reference import rows, same
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb import service
+from rulekb.kb import service
 
 from ..helpers import http as fetch
 

@@ -4,8 +4,8 @@ even when the English also changed its typography (which masks cited numbers).""
 
 from __future__ import annotations
 
-from ingest.model import Edition, Rule
-from kb.translate.stale import stale_items
+from rulekb.ingest.model import Edition, Rule
+from rulekb.kb.translate.stale import stale_items
 
 
 def _edition(eid: str, language: str, rules: dict[str, str]) -> Edition:

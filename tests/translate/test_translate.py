@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from kb.translate import align_translation, detect_base, features, score, translation_report
-from kb.bench.translation_eval import evaluate, load
-from kb.translate.evidence import names_in, numbers_in
+from rulekb.kb.translate import align_translation, detect_base, features, score, translation_report
+from rulekb.kb.bench.translation_eval import evaluate, load
+from rulekb.kb.translate.evidence import names_in, numbers_in
 
 
 def test_number_words_skip_the_article():
@@ -107,8 +107,8 @@ def test_detect_base_prefers_the_edition_translated():
 
 @pytest.fixture(scope="module")
 def corpus_editions(corpus):
-    from ingest.parse import parse_many
-    from kb.build import choose_editions
+    from rulekb.ingest.parse import parse_many
+    from rulekb.kb.build import choose_editions
 
     english, _ = choose_editions([e for e in parse_many([str(corpus / "en")]).editions if e.language == "en"])
     french = [e for e in parse_many([str(corpus / "fr")]).editions if e.language == "fr" and e.rules]
@@ -117,7 +117,7 @@ def corpus_editions(corpus):
 
 @pytest.fixture(scope="module")
 def detected(corpus_editions):
-    from kb.translate.align import FeatureCache
+    from rulekb.kb.translate.align import FeatureCache
 
     english, french = corpus_editions
     cache = FeatureCache()

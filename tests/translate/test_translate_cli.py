@@ -13,11 +13,11 @@ from importlib import resources
 import pytest
 from bs4 import BeautifulSoup
 
-from kb.translate.lexicon import to_tbx
+from rulekb.kb.translate.lexicon import to_tbx
 
 from ..helpers import edited, run_cli
 
-FIXTURES = resources.files("kb.bench").joinpath("gold", "translate")
+FIXTURES = resources.files("rulekb.kb.bench").joinpath("gold", "translate")
 EN = FIXTURES / "widget-en-2030-05-05.txt"
 FR = FIXTURES / "widget-fr-2030-05-05.txt"
 HOSTILE = "<img src=x onerror=alert(1)> & <b>bold</b>"
@@ -37,8 +37,8 @@ def _later_english() -> str:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     root = tmp_path_factory.mktemp("translate-store")
     later = root / "CR-2030-09-01.txt"
@@ -75,8 +75,8 @@ def test_json_shape_base_and_stale_rules(store):
 def test_typography_only_changes_are_not_stale(tmp_path):
     """101.3 above gained a real word ("can't have more than" for "can have only"); here the
     later edition differs from the base only by its apostrophes and quotes."""
-    from ingest.parse import parse_file
-    from kb.translate.stale import stale_items
+    from rulekb.ingest.parse import parse_file
+    from rulekb.kb.translate.stale import stale_items
 
     text = EN.read_text(encoding="utf-8").replace("May 5, 2030", "September 1, 2030")
     text = text.replace("can't be wound", "can’t be wound").replace('"Duelists."', "“Duelists.”")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.pages import ANSWERED, LINEAGE_QUERIES, companion, for_store, write
-from kb.service import run
+from rulekb.kb.pages import ANSWERED, LINEAGE_QUERIES, companion, for_store, write
+from rulekb.kb.service import run
 
 from ..helpers import WebServer, http
 
@@ -39,7 +39,7 @@ def rows_agree(store, keys) -> int:
 
 
 def same_pages(root: str, paths: list[str]) -> None:
-    from kb.web import rule_page
+    from rulekb.kb.web import rule_page
 
     with_data = [http(root + p, headers=HTML) for p in paths]
     rule_page.USE_PAGE_DATA = False
@@ -54,8 +54,8 @@ def same_pages(root: str, paths: list[str]) -> None:
 
 @pytest.fixture
 def two_editions(tmp_path):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path / "store")
     report = build([str(OLD), str(NEW)], store, reasoner="none")
@@ -74,8 +74,8 @@ def test_the_build_writes_page_data_beside_the_store(two_editions):
 
 
 def test_page_data_is_not_used_for_a_changed_query(two_editions, monkeypatch):
-    from kb.pages import data as page_data
-    from kb.store import queries
+    from rulekb.kb.pages import data as page_data
+    from rulekb.kb.store import queries
 
     store, _ = two_editions
     real = queries.get
@@ -97,9 +97,9 @@ def test_page_data_is_not_used_for_a_changed_query(two_editions, monkeypatch):
 
 
 def test_pages_are_the_same_with_and_without_page_data_and_follow_a_rebuild(two_editions, tmp_path):
-    from kb.build import build
-    from kb.cli.serve_commands import build_app
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.cli.serve_commands import build_app
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store, _ = two_editions
     first = companion(store.data_dir())
@@ -121,7 +121,7 @@ def test_a_store_without_page_data_asks_the_store(two_editions):
     store, _ = two_editions
     path = companion(store.data_dir())
     path.unlink()
-    from kb.pages import data as page_data
+    from rulekb.kb.pages import data as page_data
 
     page_data._OPEN.clear()
     page_data._LOOKED.clear()
@@ -137,7 +137,7 @@ def test_corpus_page_data_rows_and_pages(corpus_kb, corpus_web):
     editions, old and new, and their pages, with and without the page data."""
     store, report = corpus_kb
     assert report.pages["keys"] > 100_000
-    from kb.service import editions
+    from rulekb.kb.service import editions
 
     french = [e["edition"] for e in editions(store) if e["language"] == "fr"]  # (all partial: no lineage)
     keys = []
@@ -157,7 +157,7 @@ def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node(monkeyp
     """page-structure groups rules by their parent's number; where that is not the parent
     node (a number two nodes carry, a rule with two rows, a tie of orders) the group is None
     and its rules are not placed: rule-siblings and rule-children then ask the store."""
-    from kb.pages import data as page_data
+    from rulekb.kb.pages import data as page_data
 
     rows = {
         "page-structure": [
@@ -177,7 +177,7 @@ def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node(monkeyp
 
 def test_bench_pages_renders_each_page_both_ways_and_says_the_load(two_editions):
     """`rulekb bench pages`: the figures' shape, never a speed; both ways give the same bytes."""
-    from kb.bench.pages import bench_pages, sample
+    from rulekb.kb.bench.pages import bench_pages, sample
 
     store, _ = two_editions
     keys = sample(store, 6)

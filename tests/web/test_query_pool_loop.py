@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 
-from kb.web.query_pool import QueryPool, Request, _Frame
+from rulekb.kb.web.query_pool import QueryPool, Request, _Frame
 
 JSON = "application/sparql-results+json"
 EVERY_TRIPLE = "SELECT ?s ?p ?o WHERE { ?s ?p ?o }"

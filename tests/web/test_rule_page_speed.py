@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.store import queries
-from kb.service import run
+from rulekb.kb.store import queries
+from rulekb.kb.service import run
 
 # rule-in-french as it was: one plain join (the reference the rewritten query must match)
 PLAIN_JOIN = """
@@ -55,7 +55,7 @@ def test_rule_in_french_same_rows_as_the_plain_join(corpus_kb, edition):
 def test_rule_page_without_describe_is_the_same_page(corpus_web):
     """resources.DIRECT_PAGES: the rule page answered before any description is the page
     the describe-first path gives; a missing rule still gets the 404 with suggestions."""
-    from kb.web import resources
+    from rulekb.kb.web import resources
 
     from ..helpers import http
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.web.app import create_app
-from kb.web.sparql_check import check
-from kb.web.sparql_fast import BUDGET, lookup_of
+from rulekb.kb.web.app import create_app
+from rulekb.kb.web.sparql_check import check
+from rulekb.kb.web.sparql_fast import BUDGET, lookup_of
 
 from ..helpers import WebServer, http
 
@@ -212,8 +212,8 @@ def test_a_lookup_follows_a_rebuild(tmp_path):
     import time
     from pathlib import Path
 
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     fixtures = Path(__file__).parents[1] / "fixtures"
     store = EmbeddedStore(tmp_path / "store")

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.store.embedded import EmbeddedStore
-from kb.web.app import create_app
-from kb.web.query_pool import Request as PoolRequest
-from kb.web.sparql_check import MAX_DEPTH, MAX_OPERATORS, check, prescan, ProtocolError
+from rulekb.kb.store.embedded import EmbeddedStore
+from rulekb.kb.web.app import create_app
+from rulekb.kb.web.query_pool import Request as PoolRequest
+from rulekb.kb.web.sparql_check import MAX_DEPTH, MAX_OPERATORS, check, prescan, ProtocolError
 
 from ..helpers import WebServer, http
 
@@ -296,7 +296,7 @@ def test_deep_or_long_queries_are_a_400_before_any_worker(walled_server, name):
 
 
 def test_the_limits_keep_ordinary_queries():
-    from kb.store import queries
+    from rulekb.kb.store import queries
 
     for name, query in queries.registry().items():
         prescan(query.text)  # every named query of the project passes

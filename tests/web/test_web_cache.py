@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from kb.web.cache import ResponseCache, with_response_cache
+from rulekb.kb.web.cache import ResponseCache, with_response_cache
 
 from ..helpers import WebServer, http
 
@@ -140,7 +140,7 @@ def test_a_store_without_a_data_directory_is_not_cached(tmp_path):
         calls["n"] += 1
         return PlainTextResponse("x")
 
-    from kb.store.remote import RemoteStore
+    from rulekb.kb.store.remote import RemoteStore
 
     remote = RemoteStore("http://localhost:9/sparql")  # never asked: its data_dir() is None
     with WebServer(with_response_cache(Starlette(routes=[Route("/p", page)]), remote)) as root:

@@ -10,8 +10,8 @@ from html import unescape
 from urllib.parse import quote
 
 
-from kb.store import queries
-from kb.web.editor import example_values, examples
+from rulekb.kb.store import queries
+from rulekb.kb.web.editor import example_values, examples
 
 from ..helpers import http
 
@@ -132,7 +132,7 @@ def test_yasgui_opens_a_named_query_in_a_tab_and_runs_it_against_the_endpoint(br
 
 def test_a_runaway_query_in_the_plain_form_is_stopped_at_the_deadline(fixture_kb):
     """The form runs queries in the endpoint's killable worker processes, like /sparql."""
-    from kb.web.app import create_app
+    from rulekb.kb.web.app import create_app
 
     from ..helpers import WebServer
 

@@ -13,10 +13,10 @@ import urllib.parse
 
 import pytest
 
-from kb.web import killable
-from kb.web.app import create_app
-from kb.web.guard import guarded
-from kb.web.headers import CSP
+from rulekb.kb.web import killable
+from rulekb.kb.web.app import create_app
+from rulekb.kb.web.guard import guarded
+from rulekb.kb.web.headers import CSP
 
 from ..helpers import WebServer, http
 from .test_web_attacks import assert_alive

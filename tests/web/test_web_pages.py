@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kb.web.context import WebContext
-from kb.web.html import environment
-from kb.web.markup import Citation, diff_segments, highlight, link_citations
+from rulekb.kb.web.context import WebContext
+from rulekb.kb.web.html import environment
+from rulekb.kb.web.markup import Citation, diff_segments, highlight, link_citations
 
 from ..conftest import FIXTURES
 from ..helpers import WebServer, http
@@ -45,7 +45,7 @@ PADDING = "This paragraph is invented padding for the introduction. " * 70  # ma
 def _later_edition() -> str:
     """The widget game a year later: a new rule 100.2 renumbers 100.2-100.4, and
     rule 101.2 holds markup and cites a rule no edition has."""
-    text = (resources.files("kb.bench").joinpath("gold", "translate") / "widget-en-2030-05-05.txt").read_text(encoding="utf-8")
+    text = (resources.files("rulekb.kb.bench").joinpath("gold", "translate") / "widget-en-2030-05-05.txt").read_text(encoding="utf-8")
     text = text.replace("May 5, 2030", "June 6, 2031")
     text = text.replace("Introduction\n\n", f"Introduction\n\n{PADDING}\n\n", 1)
     for old, new in (("100.4. ", "100.5. "), ("100.3. ", "100.4. "), ("100.2. ", "100.3. ")):
@@ -60,14 +60,14 @@ def _later_edition() -> str:
 
 @pytest.fixture(scope="module")
 def markup_web(tmp_path_factory):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
-    from kb.web.app import create_app
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
+    from rulekb.kb.web.app import create_app
 
     folder = tmp_path_factory.mktemp("markup-sources")
     (folder / "widget-en-2031-06-06.txt").write_text(_later_edition(), encoding="utf-8")
-    sources = [str(resources.files("kb.bench").joinpath("gold", "translate") / "widget-en-2030-05-05.txt"),
-               str(resources.files("kb.bench").joinpath("gold", "translate") / "widget-fr-2030-05-05.txt"), str(folder / "widget-en-2031-06-06.txt")]
+    sources = [str(resources.files("rulekb.kb.bench").joinpath("gold", "translate") / "widget-en-2030-05-05.txt"),
+               str(resources.files("rulekb.kb.bench").joinpath("gold", "translate") / "widget-fr-2030-05-05.txt"), str(folder / "widget-en-2031-06-06.txt")]
     store = EmbeddedStore(tmp_path_factory.mktemp("markup-kb") / "store")
     build(sources, store)
     with WebServer(create_app(store)) as root:
@@ -239,7 +239,7 @@ def test_rule_111_2_shows_back_references_and_its_history_under_earlier_numbers(
 
 
 def test_a_french_rule_shows_beside_its_english_counterpart(corpus_kb, corpus_web):
-    from kb.service import run
+    from rulekb.kb.service import run
 
     store, _ = corpus_kb
     translated = run(store, "rule-translation-of", edition="fr/2011-02-04", number="110.1")

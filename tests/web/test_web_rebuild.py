@@ -21,9 +21,9 @@ def _edition_count(root: str) -> bytes:
 
 
 def test_a_running_server_serves_the_new_build(tmp_path):
-    from kb.build import build
-    from kb.cli.serve_commands import build_app
-    from kb.store.embedded import EmbeddedStore
+    from rulekb.kb.build import build
+    from rulekb.kb.cli.serve_commands import build_app
+    from rulekb.kb.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(tmp_path / "store")
     build([str(OLD)], store, reasoner="none")

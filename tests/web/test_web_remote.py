@@ -15,8 +15,8 @@ import rdflib
 from rdflib.compare import isomorphic
 from SPARQLWrapper import CSV, JSON, JSONLD, N3, RDFXML, TSV, TURTLE, XML, SPARQLWrapper
 
-from kb.store.remote import RemoteStore
-from kb.web.app import create_app
+from rulekb.kb.store.remote import RemoteStore
+from rulekb.kb.web.app import create_app
 
 from ..helpers import WebServer, http
 from ..store.test_remote_store import FIXTURE, _serve, _stop
@@ -31,7 +31,7 @@ CROSS_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . 
 @pytest.fixture(scope="module")
 def remote_url(tmp_path_factory):
     """``oxigraph serve`` (its own query timeout: 3 s) holding the invented edition, built by rulekb."""
-    from kb.build import build
+    from rulekb.kb.build import build
 
     process, url = _serve(tmp_path_factory.mktemp("oxigraph-web"), "--union-default-graph", "--timeout-s", "3")
     try:
@@ -138,7 +138,7 @@ def test_a_rule_iri_dereferences_as_turtle_and_html(remote_web, fixture_web):
 def test_rule_pages_over_the_remote_store_are_the_embedded_pages(remote_url, remote_web, fixture_kb, fixture_web):
     """A remote store has no page data (kb.pages): its rule pages ask every query, and are
     the bytes the embedded store's pages give from its page data (the same invented edition)."""
-    from kb.pages import for_store
+    from rulekb.kb.pages import for_store
 
     assert for_store(fixture_kb[0]) is not None and for_store(RemoteStore(remote_url)) is None
     numbers = numbers_of(fixture_web)

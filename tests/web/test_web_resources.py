@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.store import queries
-from kb.rdf.iris import Minter, parse
+from rulekb.kb.store import queries
+from rulekb.kb.rdf.iris import Minter, parse
 
 from ..helpers import WebServer, http
 
@@ -236,9 +236,9 @@ def test_void_names_the_endpoint_and_every_graph(fixture_web, fixture_kb):
 
 
 def test_behind_a_reverse_proxy_iris_and_links_carry_the_base(tmp_path):
-    from kb.build import build
-    from kb.store.embedded import EmbeddedStore
-    from kb.web.app import create_app
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
+    from rulekb.kb.web.app import create_app
 
     from ..conftest import FIXTURES
 

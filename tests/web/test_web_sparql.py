@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from SPARQLWrapper import CSV, JSON, TSV, TURTLE, XML, SPARQLWrapper
 
-from kb.web.app import create_app
-from kb.web.conneg import negotiate, parse_accept
+from rulekb.kb.web.app import create_app
+from rulekb.kb.web.conneg import negotiate, parse_accept
 
 from ..helpers import WebServer, http
 
@@ -246,7 +246,7 @@ def test_fuzz_never_a_server_error(endpoint, text):
 def test_serve_without_a_kb_is_one_line_and_exit_2(tmp_path):
     from typer.testing import CliRunner
 
-    from kb.cli import app
+    from rulekb.kb.cli import app
 
     result = CliRunner().invoke(app, ["serve", "--store", str(tmp_path / "none"), "--port", "1"])
     assert result.exit_code == 2

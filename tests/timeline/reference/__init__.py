@@ -13,7 +13,7 @@ HERE = Path(__file__).parent
 
 def rows(store, name: str, **params) -> list[dict]:
     """The reference query ``name``'s rows on ``store`` (parameters bound as named queries are)."""
-    from kb.store.queries import parse_query_file
+    from rulekb.kb.store.queries import parse_query_file
 
     query = parse_query_file(name, (HERE / f"{name}.rq").read_text(encoding="utf-8"))
     return store.select(query.text, query.bindings({k: v for k, v in params.items() if v is not None}))
