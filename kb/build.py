@@ -142,7 +142,9 @@ def build(sources: list[str], store, base: str | None = None,
     terms = {key: concept.denotes[0] for key, concept in concepts.items() if concept.denotes}
     # the reasoner (its worker processes and JVMs) runs while this thread aligns, compares
     # and checks: none of that needs its results but the consistency's verdict, folded in last
-    reasoning = _Background(lambda cancelled: _reason_stage(stages, statements, terms, reasoner, cancelled))
+    from .parallel import Background
+
+    reasoning = Background(lambda cancelled: _reason_stage(stages, statements, terms, reasoner, cancelled))
     try:
         report.concepts = len(concepts)
         matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
@@ -220,41 +222,6 @@ def _in_order(figures: dict) -> dict:
 class _Cancelled(RulekbError):
     """The build failed elsewhere: the reasoner stops at its next set. (Never shown: the
     build's own failure is; a RulekbError as every error class of the code.)"""
-
-
-class _Background:
-    """``task(cancelled)`` in a thread of this process, started now; :meth:`result` waits
-    for its value (or raises what it raised). The reasoner's own work is in its worker
-    processes: the thread mostly waits for them, so it costs the main thread little."""
-
-    def __init__(self, task: Callable):
-        import threading
-
-        self.cancelled = threading.Event()
-        self._value: tuple | None = None
-        self._thread = threading.Thread(target=self._run, args=(task,), name="rulekb-reason", daemon=True)
-        self._thread.start()
-
-    def _run(self, task: Callable) -> None:
-        try:
-            self._value = (True, task(self.cancelled))
-        except BaseException as error:  # noqa: BLE001 -- raised again by result()
-            self._value = (False, error)
-
-    def done(self) -> bool:
-        return not self._thread.is_alive()
-
-    def result(self):
-        self._thread.join()
-        ok, value = self._value  # type: ignore[misc]
-        if not ok:
-            raise value
-        return value
-
-    def cancel(self) -> None:
-        if self._thread.is_alive():
-            self.cancelled.set()
-        self._thread.join()
 
 
 def _reason_stage(stages: Stages, statements: dict, terms: dict, reasoner: str, cancelled) -> tuple[dict, dict]:

@@ -6,6 +6,9 @@ workers inherit it instead: :func:`fork_map` sets the task as a module global be
 the pool forks, so each worker sees the parent's memory (copy on write) and only an
 index travels to it, and only the (small, or already serialised) result comes back.
 
+:class:`Background` runs one task in a thread beside the main thread's work instead (the
+build's reasoner, whose work is in its own processes and JVMs).
+
 Results come back in the order of the items (``imap``), so whatever is computed from
 them is the same as in one process. One worker, no ``fork`` (not POSIX), or one item:
 the task runs here, in order, with no pool.
@@ -90,3 +93,40 @@ class Forked:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+
+class Background:
+    """``task(cancelled)`` in a thread of this process, started now, beside the main thread's
+    work; :meth:`result` waits for its value (or raises what it raised), :meth:`cancel` sets the
+    event the task checks and waits for it. For a task whose own work is in other processes (the
+    build's reasoner and its JVMs): the thread mostly waits for them, so it costs the main thread
+    little."""
+
+    def __init__(self, task: Callable):
+        import threading
+
+        self.cancelled = threading.Event()
+        self._value: tuple | None = None
+        self._thread = threading.Thread(target=self._run, args=(task,), name="rulekb-reason", daemon=True)
+        self._thread.start()
+
+    def _run(self, task: Callable) -> None:
+        try:
+            self._value = (True, task(self.cancelled))
+        except BaseException as error:  # noqa: BLE001 -- raised again by result()
+            self._value = (False, error)
+
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def result(self):
+        self._thread.join()
+        ok, value = self._value  # type: ignore[misc]
+        if not ok:
+            raise value
+        return value
+
+    def cancel(self) -> None:
+        if self._thread.is_alive():
+            self.cancelled.set()
+        self._thread.join()
