@@ -52,11 +52,13 @@ def _digest(text: str) -> str:
 
 
 def write(store, progress: Callable[[str], None] | None = None, target: Path | None = None,
-          total: Callable[[int], None] | None = None) -> dict:
+          total: Callable[[int], None] | None = None, changes_only: bool = False) -> dict:
     """Write the page data of ``store``'s current build (an embedded store) beside it (or
     into ``target``); returns {"file", "bytes", "keys", "lineages", "seconds"} ({} for a
     remote store). ``progress(message)`` hears each step: the anchor query, then each batch
-    of lineages of each query; ``total(steps)`` is told how many there are once it is known."""
+    of lineages of each query; ``total(steps)`` is told how many there are once it is known.
+    ``changes_only``: only the rows of rules-changed-between (1 s on the full KB, where the
+    whole file costs 30 s: ``build --add``'s); the rule pages then ask the store."""
     if store.local_root is None:
         if total is not None:
             total(0)  # nothing to write: a remote store's pages ask it
@@ -65,7 +67,7 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     data_dir = store.data_dir()
     beside = target is None
     target = companion(data_dir) if beside else Path(target)
-    anchors = queries.run(store, "page-lineages")
+    anchors = [] if changes_only else queries.run(store, "page-lineages")
     if progress is not None:
         progress(f"pages anchors {len(anchors)} rule versions")
     by_key: dict[tuple[str, str], set[str]] = {}
@@ -77,13 +79,13 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         representative.setdefault(lineage, key)
     lineage_ids = {lineage: i for i, lineage in enumerate(sorted(representative))}
     flagged, twice = {}, set()
-    for row in queries.run(store, "page-flags"):
+    for row in [] if changes_only else queries.run(store, "page-flags"):
         key = (row["edition"], row["number"])
         if row["what"] == "twice":
             twice.add(key)
         else:
             flagged[key] = flagged.get(key, 0) | KIND_BIT[row["what"]]
-    parents, groups = _structure(store, twice)
+    parents, groups = ({}, {}) if changes_only else _structure(store, twice)
     if progress is not None:
         progress(f"pages structure {len(parents)} rules in {len(groups)} groups")
     flags = {key: PLACED for key in parents}
@@ -114,7 +116,7 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
                         for (e, parent), members in sorted(groups.items())])
         db.executemany("INSERT INTO meta VALUES (?, ?)",
                        [("build", data_dir.name), *((f"query:{name}", _digest(queries.get(name).text))
-                                                    for name in ANSWERED)])
+                                                    for name in (() if changes_only else ANSWERED))])
         lineages = sorted(representative)
         for name in LINEAGE_QUERIES:
             for start in range(0, len(lineages), BATCH):
