@@ -188,8 +188,8 @@ def _the_same_answers_without_page_data(added_to: EmbeddedStore, full: EmbeddedS
     """--add writes only the changes of the page data for the build it swaps in (the whole file
     costs more than the rest of --add): the rows a full build's page data keeps; the rule pages
     ask the store."""
-    from kb import service
-    from kb.pages import companion, for_store
+    from rulekb.kb import service
+    from rulekb.kb.pages import companion, for_store
 
     assert any("pages" in item for item in report["not_redone"])
     assert report["pages"]["file"] == str(companion(added_to.data_dir()))
