@@ -17,7 +17,6 @@ from ..store import queries
 
 QUERY = "rules-changed-between"
 ALL = {"from": "0000-01-01", "to": "9999-12-31"}  # every date (the window is (from, to])
-COLUMNS = ("date", "edition", "kind", "number", "previous_number", "detail", "lineage", "wording")
 
 
 def write(db: sqlite3.Connection, store) -> int:
@@ -33,10 +32,6 @@ def write(db: sqlite3.Connection, store) -> int:
                      json.dumps(row, ensure_ascii=False, separators=(",", ":")))
                     for seq, row in enumerate(rows)])
     return len(rows)
-
-
-def digest_key() -> str:
-    return f"query:{QUERY}"
 
 
 def _where(first: str, last: str, language: str | None) -> tuple[str, tuple]:

@@ -114,9 +114,10 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         db.executemany("INSERT INTO groups VALUES (?, ?, ?)",
                        [(e, parent, None if members is None else json.dumps(members, separators=(",", ":")))
                         for (e, parent), members in sorted(groups.items())])
+        kept = (changes.QUERY,) if changes_only else (*ANSWERED, changes.QUERY)
         db.executemany("INSERT INTO meta VALUES (?, ?)",
                        [("build", data_dir.name), *((f"query:{name}", _digest(queries.get(name).text))
-                                                    for name in (() if changes_only else ANSWERED))])
+                                                    for name in kept)])
         lineages = sorted(representative)
         for name in LINEAGE_QUERIES:
             for start in range(0, len(lineages), BATCH):
@@ -129,7 +130,6 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
                 if progress is not None:
                     progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
         changed = changes.write(db, store)
-        db.execute("INSERT INTO meta VALUES (?, ?)", (changes.digest_key(), _digest(queries.get(changes.QUERY).text)))
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
         db.commit()
@@ -208,10 +208,10 @@ class PageData:
         with self._lock:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         # only the queries whose text is still the one the rows came from
-        self.answers = {name for name in ANSWERED
-                        if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
-        # the rows of rules-changed-between, if written for the query's text of today
-        self.has_changes = meta.get(changes.digest_key()) == _digest(queries.get(changes.QUERY).text)
+        current = {name for name in (*ANSWERED, changes.QUERY)
+                   if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
+        self.answers = current - {changes.QUERY}
+        self.has_changes = changes.QUERY in current  # the rows of rules-changed-between
 
     def rule(self, edition: str, number: str) -> tuple | None:
         """(lineage, parent, flags) of a rule version, None when the build has no such key."""
