@@ -71,7 +71,25 @@ def java_executable() -> str | None:
 
 
 def java_version(java: str) -> int | None:
-    """The major version of ``java`` (8 for "1.8.0_x", 17 for "17.0.15"), or None if it does not run."""
+    """The major version of ``java`` (8 for "1.8.0_x", 17 for "17.0.15"), or None if it does not run.
+
+    Known once per process for the same file (its path, inode, size and time): every HermiT
+    and Pellet run asks, and each ``java -version`` is a JVM start (about 0.1 s of CPU, 12 s
+    over a first build's 123 axiom sets)."""
+    try:
+        found = Path(shutil.which(java) or java).resolve().stat()
+    except (OSError, ValueError):
+        return _java_version(java)  # not a file here: ask, and let it fail (never remembered)
+    key = (str(java), found.st_ino, found.st_size, found.st_mtime_ns)
+    if key not in _JAVA_VERSIONS:
+        _JAVA_VERSIONS[key] = _java_version(java)
+    return _JAVA_VERSIONS[key]
+
+
+_JAVA_VERSIONS: dict[tuple, int | None] = {}
+
+
+def _java_version(java: str) -> int | None:
     try:
         done = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
@@ -172,8 +190,10 @@ def check_consistency(source: Graph | str, *, ignore_unsupported_datatypes: bool
                 with _temporary_files_in(tmp):
                     from ..hermit import classify  # owlready2's HermiT run, in one JVM per process
 
+                    # the result is the classes' hierarchy and the unsatisfiable classes: nothing
+                    # of the properties' hierarchies or the individuals' types (-O -D -I) is read
                     classify(world, java=java, memory_mb=JAVA_MEMORY_MB,
-                             ignore_unsupported_datatypes=ignore_unsupported_datatypes)
+                             ignore_unsupported_datatypes=ignore_unsupported_datatypes, classes_only=True)
             except owlready2.OwlReadyInconsistentOntologyError:
                 seconds = time.perf_counter() - started
                 error = _explain_inconsistency(java, triples) if explain else "HermiT: the ontology is inconsistent"
@@ -277,6 +297,9 @@ def dl_profile_violations(source: Graph | str) -> list[str]:
 # annotation it carries in the input (kb.reason.axioms gives every axiom one), so callers map
 # Pellet's answer back to the statements the axioms came from.
 _EXPLAIN = _java("RulekbExplain.java")
+# a Pellet run is one short explanation in a fresh JVM: C1 alone and the serial collector, as
+# HermiT's batch JVM (kb.hermit.JVM_OPTIONS), cost it less CPU than C2's compiling and G1
+PELLET_JVM_OPTIONS = ("-XX:+IgnoreUnrecognizedVMOptions", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 
 
 @dataclass(frozen=True)
@@ -300,11 +323,12 @@ def pellet_explanations(source: Graph | str, queries: list[str]) -> dict[str, li
         questions = Path(tmp) / "queries.txt"
         questions.write_text("\n".join(queries) + "\n", encoding="utf-8")
         if compiled:
-            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", "-cp", os.pathsep.join([compiled, *classpath]), "RulekbExplain"]
+            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *PELLET_JVM_OPTIONS, "-cp", os.pathsep.join([compiled, *classpath]),
+                       "RulekbExplain"]
         else:  # no javac: a JDK can still launch the source file directly
             program = Path(tmp) / "RulekbExplain.java"
             program.write_text(_EXPLAIN, encoding="utf-8")
-            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", "-cp", os.pathsep.join(classpath), str(program)]
+            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *PELLET_JVM_OPTIONS, "-cp", os.pathsep.join(classpath), str(program)]
         done = subprocess.run(command + [str(rdfxml), str(questions)], capture_output=True, text=True, timeout=600)
     answers: dict[str, list[ExplainedAxiom] | None] = {}
     current = None

@@ -43,12 +43,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rdflib import BNode, Graph, URIRef
-from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
 from . import backends as reasoning
 from ..json_cache import write_json
-from .axioms import ISA, RK, AxiomSet, axiom_set
+from .axioms import ISA, RK, AxiomSet, axiom_set, rdf_list
 
 from .inference import Inferred, Justifier, Result, _assemble, _cite, _explain_inconsistency, _facts, _steps
 
@@ -367,7 +366,7 @@ def _add_probes(graph: Graph, concepts: list[str]) -> dict[str, tuple[str, str]]
             probe = f"{PROBE}{len(probes)}"
             probes[probe] = (a, b)
             node, head = BNode(), BNode()
-            Collection(graph, head, [URIRef(a), URIRef(b)])
+            rdf_list(graph, head, [URIRef(a), URIRef(b)])
             graph.add((URIRef(probe), RDF.type, OWL.Class))
             graph.add((node, RDF.type, OWL.Class))
             graph.add((node, OWL.intersectionOf, head))
