@@ -31,8 +31,9 @@ the default graph, the endpoint's base IRI) and serialises the answer itself
 (``QuerySolutions.serialize``) -- except a lookup of one pattern in ``GRAPH <iri>``
 asked as SPARQL JSON, whose quads :func:`scan` reads and writes as Oxigraph does
 (byte for byte), at half the CPU. ``rulekb serve``'s protocol asks this layer
-before any ASGI work (:meth:`FastLookups.answer_now`, :mod:`kb.web.protocol`). Any error, any parameter but ``query`` and
-``format``/``output`` (a dataset, an update), and ``POST`` go the usual way.
+before any ASGI work (:meth:`FastLookups.answer_now`, :mod:`kb.web.protocol`).
+Any error, any parameter but ``query`` and ``format``/``output`` (a dataset, an
+update), and ``POST`` go the usual way.
 """
 
 from __future__ import annotations
@@ -339,12 +340,11 @@ def bounded(store: ox.Store, lookup: Lookup, budget: int) -> bool:
 
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 
 def scan(store: ox.Store, lookup: Lookup) -> bytes | None:
     """The SPARQL JSON answer of a :attr:`Lookup.scanned` lookup, read from the pattern's quads
-    (a third of the CPU of ``store.query`` and its serialiser, which parse and plan the text
+    (half the CPU of ``store.query`` and its serialiser, which parse and plan the text
     every time); None when a term is one it does not write (a triple term, a directional
     literal): then Oxigraph answers."""
     subject, predicate, obj, graph, names, (p_var, o_var), distinct = lookup.scanned

@@ -13,6 +13,7 @@ import pyoxigraph as ox
 import pytest
 
 from rulekb.kb.web.app import create_app
+from rulekb.kb.web.cache import with_response_cache
 from rulekb.kb.web.protocol import ServerProtocol
 from rulekb.kb.web.sparql_fast import lookup_of, scan
 
@@ -23,6 +24,9 @@ SCANNED = [  # {s}: a subject, {g}: its graph
     "SELECT ?p ?o WHERE {{ GRAPH <{g}> {{ <{s}> ?p ?o }} }}",
     "SELECT ?o ?missing ?p {{ GRAPH <{g}> {{ <{s}> ?p ?o }} }}",
     "SELECT DISTINCT ?p WHERE {{ GRAPH <{g}> {{ <{s}> ?p ?o }} }}",
+    "SELECT ?missing {{ GRAPH <{g}> {{ <{s}> ?p ?o }} }}",  # a row with no binding per quad
+    "SELECT DISTINCT ?missing {{ GRAPH <{g}> {{ <{s}> ?p ?o }} }}",
+    "SELECT $o {{ GRAPH <{g}> {{ <{s}> ?p ?o }} }}",
     "SELECT ?o {{ GRAPH <{g}> {{ <{s}> a ?o }} }}",
     "SELECT ?p {{ GRAPH <{g}> {{ <{s}> ?p rk:Rule }} }}",
     "ASK {{ GRAPH <{g}> {{ <{s}> a rk:Rule }} }}",
@@ -147,3 +151,15 @@ def test_other_responses_arrive_whole(served):
         sock.sendall(data)
         (status, headers, body), = _responses(sock, 1)
         assert status == b"HTTP/1.1 200 OK" and b"A widget duel" in body
+
+
+def test_a_response_cache_in_front_keeps_its_lookups(fixture_kb):
+    """Behind rulekb serve's response cache, a lookup is the cache's (ETag, Cache-Control), unless
+    the cache leaves /sparql alone (--no-cache-sparql)."""
+    store, _ = fixture_kb
+    assert create_app(store).answer_now is not None
+    assert with_response_cache(create_app(store), store).answer_now is None
+    assert with_response_cache(create_app(store), store, sparql=False).answer_now is not None
+    with WebServer(with_response_cache(create_app(store), store), http=ServerProtocol) as root:
+        status, headers, _ = http(f"{root}sparql?" + urllib.parse.urlencode({"query": POINT}), headers={"Accept": JSON})
+        assert status == 200 and headers["ETag"] and headers["Cache-Control"].startswith("public")
