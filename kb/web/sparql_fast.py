@@ -38,11 +38,11 @@ update), and ``POST`` go the usual way.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
+from json.encoder import encode_basestring
 from urllib.parse import parse_qsl
 
 import pyoxigraph as ox
@@ -392,8 +392,8 @@ def _json_term(term) -> str | None:
     return None
 
 
-def _json(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+# a JSON string, as json.dumps(text, ensure_ascii=False) writes it, without the encoder's set-up per call
+_json = encode_basestring
 
 
 # -- the ASGI layer ------------------------------------------------------------------------------
