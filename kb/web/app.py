@@ -34,6 +34,26 @@ from .sparql import SparqlEndpoint
 from .sparql_fast import FastLookups
 
 
+class _App(Starlette):
+    """Starlette with :class:`.sparql_fast.FastLookups` (``fast``) in front of its own stack: the
+    layer catches every error of its own, so a lookup it answers need not pass through
+    Starlette's ServerErrorMiddleware; and ``rulekb serve``'s protocol (kb.web.protocol) asks
+    it directly, through :attr:`answer_now`, without an ASGI cycle."""
+
+    fast: FastLookups | None = None
+
+    def build_middleware_stack(self):
+        stack = super().build_middleware_stack()
+        if self.fast is None:
+            return stack
+        self.fast.app = stack
+        return self.fast
+
+    @property
+    def answer_now(self):
+        return None if self.fast is None else self.fast.answer_now
+
+
 def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, timeout: float = 30.0,
                max_body: int = 1_000_000, workers: int = 4) -> Starlette:
     """The whole endpoint over ``store`` (a :class:`kb.store.embedded.EmbeddedStore` or a
@@ -57,12 +77,11 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
     handlers = {KBError: errors.handle, errors.WebError: errors.handle, HTTPException: errors.handle,
                 Exception: errors.handle}
     # every response, errors included, carries the security headers (kb.web.headers)
-    # (FastLookups, first, sends them itself)
+    # (FastLookups, in front of everything, sends them itself)
     middleware = [Middleware(SecurityHeaders)]
+    app = _App(routes=routes, exception_handlers=handlers, middleware=middleware)
     if store.local_root is not None:  # bounded lookups answered here, not by a query worker (kb.web.sparql_fast)
-        middleware.insert(0, Middleware(FastLookups, store=store, base_iri=ctx.base, max_rows=max_rows,
-                                        max_body=max_body))
-    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+        app.fast = FastLookups(None, store=store, base_iri=ctx.base, max_rows=max_rows, max_body=max_body)
     app.state.ctx = ctx
     app.state.store = store
     app.state.limits = limits

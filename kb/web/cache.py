@@ -97,6 +97,12 @@ class ResponseCache:
     def __getattr__(self, name):  # app.state, app.routes... of the wrapped app
         return getattr(self.app, name)
 
+    @property
+    def answer_now(self):
+        """What kb.web.protocol may ask without an ASGI cycle: the wrapped app's lookups when
+        ``/sparql`` is not cached here; else None (a cached answer has its ETag and Cache-Control)."""
+        return getattr(self.app, "answer_now", None) if "/sparql" in self.skipped else None
+
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] != "GET" or scope["path"].startswith(self.skipped):
             return await self.app(scope, receive, send)
