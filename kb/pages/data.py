@@ -29,12 +29,11 @@ STRUCTURE_QUERIES = ("rule-siblings", "rule-children")
 NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", "rule-consistency": "findings"}
 # answered from the rule's wording (a wording is one number and one text: kb.timeline.wordings) and
 # its place, for a placed rule page-flags does not name (kind): ``rule`` from the wording's row of
-# lineage-versions (its text), page-structure (parent, order) and its edition's IRI; rule-concepts
-# from one version of the wording (its mentions are the wording's: kb.rdf.mentions)
-WORDING_QUERIES = {"rule": "printed", "rule-concepts": "mentions"}
+# lineage-versions (its text), page-structure (parent, order) and its edition's IRI
+WORDING_QUERIES = {"rule": "printed"}
 ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES)
 # the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
-PLACED, *_KIND_BITS = (1, 2, 4, 8, 16, 32)
+PLACED, *_KIND_BITS = (1, 2, 4, 8, 16)
 KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
 SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the store
 PREFIX = "pages-"
@@ -96,8 +95,8 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     flags = {key: PLACED for key in parents}
     for key, bits in flagged.items():
         flags[key] = flags.get(key, 0) | bits
-    if total is not None:  # anchors, structure, changes, batches (the wordings': about as many)
-        total(3 + (len(LINEAGE_QUERIES) + 1) * -(-len(representative) // BATCH))
+    if total is not None:
+        total(3 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))  # anchors, structure, changes, batches
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.unlink(missing_ok=True)
     db = sqlite3.connect(partial)
@@ -107,9 +106,6 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
             CREATE TABLE rules (edition TEXT, number TEXT, lineage INTEGER, parent TEXT, flags INTEGER,
                                 wording INTEGER, PRIMARY KEY (edition, number)) WITHOUT ROWID;
             CREATE TABLE editions (edition TEXT PRIMARY KEY, iri TEXT) WITHOUT ROWID;
-            CREATE TABLE wording_rows (lineage INTEGER, wording INTEGER, concepts TEXT,
-                                       PRIMARY KEY (lineage, wording)) WITHOUT ROWID;
-            CREATE TABLE concept_rows (id INTEGER PRIMARY KEY, row TEXT);
             CREATE TABLE groups (edition TEXT, parent TEXT, members TEXT,
                                  PRIMARY KEY (edition, parent)) WITHOUT ROWID;
             CREATE TABLE lineage_rows (lineage INTEGER, query TEXT, rows BLOB,
@@ -140,25 +136,6 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         graphs = [] if changes_only else queries.run(store, "edition-graphs")
         db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
         wording_of = _wording_index(single, wordings, graphs)
-        # rule-concepts for one version of each wording, one without mentions of its own (then
-        # its rows are the wording's, as every such version's); none such: the store is asked
-        chosen: dict[tuple[str, int], tuple[str, str]] = {}
-        for key in sorted(wording_of, key=lambda k: (single[k], wording_of[k], k)):
-            if flags.get(key, 0) & PLACED and not flags[key] & KIND_BIT["mentions"]:
-                chosen.setdefault((single[key], wording_of[key]), key)
-        picked = sorted(chosen.items())
-        concept_ids: dict[str, int] = {}  # each distinct row once (a concept and its label): wordings list their ids
-        for start in range(0, len(picked), BATCH):
-            chunk = picked[start:start + BATCH]
-            rows = batch_rows(store, "rule-concepts", [key for _, key in chunk])
-            db.executemany("INSERT INTO wording_rows VALUES (?, ?, ?)",
-                           [(lineage_ids[lineage], index,
-                             json.dumps([concept_ids.setdefault(json.dumps(row, ensure_ascii=False, separators=(",", ":")),
-                                                                len(concept_ids)) for row in rows.get(key, [])]))
-                            for (lineage, index), key in chunk])
-            if progress is not None:
-                progress(f"pages rule-concepts {min(start + BATCH, len(picked))}/{len(picked)} wordings")
-        db.executemany("INSERT INTO concept_rows VALUES (?, ?)", [(i, row) for row, i in concept_ids.items()])
         # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store);
         # wording: the index of the key's wording in its lineage's lineage-versions rows (NULL: not known)
         db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
@@ -284,7 +261,6 @@ class PageData:
                    if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
         if "lineage-versions" not in current:
             current.discard("rule")  # its text is the wording's, from lineage-versions' rows
-        self._concepts: list[dict] | None = None  # concept_rows, read on first use
         self.answers = current - {changes.QUERY}
         self.has_changes = changes.QUERY in current  # the rows of rules-changed-between
 
@@ -329,24 +305,15 @@ class PageData:
         return json.loads(row[0]) if row is not None else None
 
     def _from_wording(self, name: str, edition: str, number: str, rule: tuple | None) -> list[dict] | None:
-        """rule / rule-concepts of a placed rule (one node, a Rule, one parent and order) with
-        neither mentions of its own nor a printed number (page-flags), from its wording."""
+        """``rule`` of a placed rule (one node, a Rule, one parent and order) without a printed
+        number (page-flags), from its wording."""
         if rule is None or not rule[2] & PLACED or rule[2] & KIND_BIT[WORDING_QUERIES[name]]:
             return None
-        if rule[0] is None:  # no lineage: no wording, nothing mentioned (page-flags), its text not kept
-            return [] if name == "rule-concepts" else None
+        if rule[0] is None:  # no lineage: no wording, its text is not kept
+            return None
         if rule[0] == SEVERAL or rule[3] is None:
             return None
         with self._lock:
-            if name == "rule-concepts":
-                found = self._db.execute("SELECT concepts FROM wording_rows WHERE lineage = ? AND wording = ?",
-                                         (rule[0], rule[3])).fetchone()
-                if found is None:
-                    return None
-                if self._concepts is None:  # a few thousand rows, for the build's whole life
-                    self._concepts = [json.loads(row) for _, row in
-                                      self._db.execute("SELECT id, row FROM concept_rows ORDER BY id")]
-                return [dict(self._concepts[i]) for i in json.loads(found[0])]
             iri = self._db.execute("SELECT iri FROM editions WHERE edition = ?", (edition,)).fetchone()
             versions = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
                                         (rule[0], "lineage-versions")).fetchone()
