@@ -20,10 +20,20 @@ the build wrote for exactly that build, instead of evaluating them per request.
   - the rows of ``rules-changed-between`` for every date (:mod:`.changes`: the query run once
     over all dates, its rows in its own order, indexed by date): ``rulekb changes``, the web's
     changes and feeds read any window from them (a long window costs Oxigraph over a second).
-  Not kept: ``rule``, ``rule-references``, ``rule-concepts`` (one row per rule version or
-  more; reading them for every version of the KB costs the build more than it saves a page).
+  - ``rule`` for a placed rule (one node, a Rule, one parent and order) without a printed
+    number (``page-flags``' printed), from what is kept already: a wording is one number and
+    one text (:mod:`kb.timeline.wordings`), so the text is its wording's row of
+    ``lineage-versions``; which wording a version has is read from the lineage's versions in
+    chain order (effective date, then id), checked against each wording's first and last
+    edition, count and number (a lineage that does not cut so asks the store); parent and
+    order are page-structure's; the IRI is the edition's + ``/rule/N`` (kb.rdf.iris.Minter).
+    A rule of no lineage (the French texts) asks the store.
+  Not kept: ``rule-references``, ``rule-concepts`` (one row per rule version or more; reading
+  them for every version of the KB costs the build more than it saves a page: rule-concepts
+  once per wording, 20,776 keys, cost the pages stage about 10 s of CPU more).
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
-  four tables: (edition, number) -> lineage (a number), parent number, flags; (edition, parent)
+  five tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
+  among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)
   -> its rules and their orders as JSON; lineage x query -> the rows as JSON; the changes by
   date). It is
   written after the store's swap under a temporary name and renamed into place: a reader

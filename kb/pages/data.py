@@ -27,10 +27,14 @@ UNCHAINED_QUERIES = ("rule-history",)
 STRUCTURE_QUERIES = ("rule-siblings", "rule-children")
 # answered with no row when page-flags does not name the rule for them (else the store is asked)
 NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", "rule-consistency": "findings"}
-ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES)
+# answered from the rule's wording (a wording is one number and one text: kb.timeline.wordings) and
+# its place, for a placed rule page-flags does not name (kind): ``rule`` from the wording's row of
+# lineage-versions (its text), page-structure (parent, order) and its edition's IRI
+WORDING_QUERIES = {"rule": "printed"}
+ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES)
 # the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
-PLACED, *_KIND_BITS = (1, 2, 4, 8)
-KIND_BIT = dict(zip(NONEMPTY_QUERIES.values(), _KIND_BITS))
+PLACED, *_KIND_BITS = (1, 2, 4, 8, 16)
+KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
 SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the store
 PREFIX = "pages-"
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
@@ -100,17 +104,14 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         db.executescript("""
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
             CREATE TABLE rules (edition TEXT, number TEXT, lineage INTEGER, parent TEXT, flags INTEGER,
-                                PRIMARY KEY (edition, number)) WITHOUT ROWID;
+                                wording INTEGER, PRIMARY KEY (edition, number)) WITHOUT ROWID;
+            CREATE TABLE editions (edition TEXT PRIMARY KEY, iri TEXT) WITHOUT ROWID;
             CREATE TABLE groups (edition TEXT, parent TEXT, members TEXT,
                                  PRIMARY KEY (edition, parent)) WITHOUT ROWID;
             CREATE TABLE lineage_rows (lineage INTEGER, query TEXT, rows BLOB,
                                        PRIMARY KEY (lineage, query)) WITHOUT ROWID;
         """)
-        # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store)
         keys = sorted(set(by_key) | set(flags))
-        db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?)",
-                       [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
-                         parents.get((e, n)), flags.get((e, n), 0)) for e, n in keys])
         db.executemany("INSERT INTO groups VALUES (?, ?, ?)",
                        [(e, parent, None if members is None else json.dumps(members, separators=(",", ":")))
                         for (e, parent), members in sorted(groups.items())])
@@ -119,16 +120,27 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
                        [("build", data_dir.name), *((f"query:{name}", _digest(queries.get(name).text))
                                                     for name in kept)])
         lineages = sorted(representative)
+        wordings: dict[str, list[dict]] = {}  # lineage -> its lineage-versions rows (one per wording)
         for name in LINEAGE_QUERIES:
             for start in range(0, len(lineages), BATCH):
                 chunk = lineages[start:start + BATCH]
                 rows = batch_rows(store, name, [representative[lineage] for lineage in chunk])
+                if name == "lineage-versions":
+                    wordings.update((lineage, rows.get(representative[lineage], [])) for lineage in chunk)
                 db.executemany("INSERT INTO lineage_rows VALUES (?, ?, ?)",
                                [(lineage_ids[lineage], name, json.dumps(rows.get(representative[lineage], []),
                                                            ensure_ascii=False, separators=(",", ":")))
                                 for lineage in chunk])
                 if progress is not None:
                     progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
+        graphs = [] if changes_only else queries.run(store, "edition-graphs")
+        db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
+        wording_of = _wording_index(single, wordings, graphs)
+        # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store);
+        # wording: the index of the key's wording in its lineage's lineage-versions rows (NULL: not known)
+        db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
+                       [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
+                         parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
         changed = changes.write(db, store)
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
@@ -145,6 +157,43 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     return {"file": str(target), "bytes": target.stat().st_size, "keys": len(keys),
             "lineages": len(lineages), "rules_placed": len(parents),
             "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _wording_index(single: dict[tuple[str, str], str], wordings: dict[str, list[dict]],
+                   graphs: list[dict]) -> dict[tuple[str, str], int]:
+    """(edition, number) -> the index of its wording among its lineage's lineage-versions rows.
+    A wording is a run of consecutive editions of its lineage in the build's chain order
+    (effective date, then id) with one number: its editions are the next ``editions`` versions
+    of the lineage in that order, from ``first_edition`` to ``last_edition``, each numbered
+    ``wording_number``. A lineage whose rows do not cut its versions so, exactly, is left out
+    (its rules' pages ask the store)."""
+    dates = {r["edition"]: r.get("effective_date") or "" for r in graphs}
+    versions: dict[str, dict[str, str]] = {}
+    unsure = set()
+    for (edition, number), lineage in single.items():
+        found = versions.setdefault(lineage, {})
+        if edition in found:
+            unsure.add(lineage)  # two versions in one edition: not a chain
+        found[edition] = number
+    out: dict[tuple[str, str], int] = {}
+    for lineage, found in versions.items():
+        rows = wordings.get(lineage)
+        if lineage in unsure or not rows or any(e not in dates for e in found):
+            continue
+        chain = sorted(found, key=lambda e: (dates[e], e))
+        at, placed = 0, {}
+        for index, row in enumerate(rows):
+            count = int(row.get("editions") or 0)
+            run = chain[at:at + count]
+            if (count < 1 or len(run) != count or run[0] != row.get("first_edition")
+                    or run[-1] != row.get("last_edition") or any(found[e] != row.get("wording_number") for e in run)):
+                break
+            placed.update(((e, found[e]), index) for e in run)
+            at += count
+        else:
+            if at == len(chain):
+                out.update(placed)
+    return out
 
 
 def _structure(store, twice: set) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], list | None]]:
@@ -210,13 +259,15 @@ class PageData:
         # only the queries whose text is still the one the rows came from
         current = {name for name in (*ANSWERED, changes.QUERY)
                    if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
+        if "lineage-versions" not in current:
+            current.discard("rule")  # its text is the wording's, from lineage-versions' rows
         self.answers = current - {changes.QUERY}
         self.has_changes = changes.QUERY in current  # the rows of rules-changed-between
 
     def rule(self, edition: str, number: str) -> tuple | None:
-        """(lineage, parent, flags) of a rule version, None when the build has no such key."""
+        """(lineage, parent, flags, wording) of a rule version, None when the build has no such key."""
         with self._lock:
-            return self._db.execute("SELECT lineage, parent, flags FROM rules WHERE edition = ? AND number = ?",
+            return self._db.execute("SELECT lineage, parent, flags, wording FROM rules WHERE edition = ? AND number = ?",
                                     (edition, number)).fetchone()
 
     def rows(self, name: str, edition: str, number: str, rule: tuple | None | bool = False) -> list[dict] | None:
@@ -228,6 +279,8 @@ class PageData:
             rule = self.rule(edition, number)
         if name in NONEMPTY_QUERIES:  # page-flags names every key such a query has rows for
             return None if rule is not None and rule[2] & KIND_BIT[NONEMPTY_QUERIES[name]] else []
+        if name in WORDING_QUERIES:
+            return self._from_wording(name, edition, number, rule)
         if name in STRUCTURE_QUERIES:
             if rule is None or not rule[2] & PLACED:
                 return None
@@ -250,6 +303,34 @@ class PageData:
             row = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
                                    (rule[0], name)).fetchone()
         return json.loads(row[0]) if row is not None else None
+
+    def _from_wording(self, name: str, edition: str, number: str, rule: tuple | None) -> list[dict] | None:
+        """``rule`` of a placed rule (one node, a Rule, one parent and order) without a printed
+        number (page-flags), from its wording."""
+        if rule is None or not rule[2] & PLACED or rule[2] & KIND_BIT[WORDING_QUERIES[name]]:
+            return None
+        if rule[0] is None:  # no lineage: no wording, its text is not kept
+            return None
+        if rule[0] == SEVERAL or rule[3] is None:
+            return None
+        with self._lock:
+            iri = self._db.execute("SELECT iri FROM editions WHERE edition = ?", (edition,)).fetchone()
+            versions = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
+                                        (rule[0], "lineage-versions")).fetchone()
+            members = self._db.execute("SELECT members FROM groups WHERE edition = ? AND parent = ?",
+                                       (edition, rule[1])).fetchone()
+        if iri is None or versions is None or members is None or members[0] is None:
+            return None
+        order = next((o for n, o in json.loads(members[0]) if n == number), None)
+        wordings = json.loads(versions[0])
+        if order is None or rule[3] >= len(wordings):
+            return None
+        # the rule query's row, its variables in its order (kb.rdf.iris.Minter.rule: the edition's IRI + /rule/N)
+        row = {"rule": f"{iri[0]}/rule/{number}"}
+        if "text" in wordings[rule[3]]:
+            row["text"] = wordings[rule[3]]["text"]
+        row["parent"], row["order"] = rule[1], order
+        return [row]
 
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""

@@ -62,6 +62,30 @@ def segment_markup(items, href) -> Markup:
     return Markup("".join(out))
 
 
+def history_row(period: dict, ctx) -> Markup:
+    """One row of a rule's history table (``_history_row.html``). The same period (a wording of
+    the lineage, its diff from the one before) is a row of the page of every version of the
+    lineage: rendered once per process for each distinct period and base (a pure function of
+    both; a period holding something unhashable is rendered each time)."""
+    try:
+        key = tuple(period.items())
+        hash(key)
+    except TypeError:
+        return _history_row(ctx, period)
+    return _kept_row(ctx.base, key)
+
+
+@lru_cache(maxsize=16384)
+def _kept_row(base: str, key: tuple) -> Markup:
+    from .context import WebContext
+
+    return _history_row(WebContext(store=None, base=base), dict(key))
+
+
+def _history_row(ctx, period: dict) -> Markup:
+    return Markup(environment().get_template("_history_row.html").render(p=period, ctx=ctx, href=ctx.href))
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = _Environment(
@@ -73,6 +97,7 @@ def environment() -> Environment:
         auto_reload=False,  # package data: no stat of every template file on every render
     )
     env.globals["segment_markup"] = segment_markup
+    env.globals["history_row"] = history_row
     env.tests["subrule"] = numbers.is_subrule  # {% if number is subrule %}: the rule-number grammar's
     return env
 
