@@ -37,6 +37,9 @@ PLACED, *_KIND_BITS = (1, 2, 4, 8, 16)
 KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
 SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the store
 PREFIX = "pages-"
+# the file's tables and columns: a file of another layout (written by another version of rulekb,
+# before an upgrade without a rebuild) is not read -- the pages ask the store until the next build
+LAYOUT = "2"
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
 _WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
 _SELECT = re.compile(r"\bSELECT(\s+DISTINCT)?\s", re.IGNORECASE)
@@ -117,7 +120,7 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
                         for (e, parent), members in sorted(groups.items())])
         kept = (changes.QUERY,) if changes_only else (*ANSWERED, changes.QUERY)
         db.executemany("INSERT INTO meta VALUES (?, ?)",
-                       [("build", data_dir.name), *((f"query:{name}", _digest(queries.get(name).text))
+                       [("build", data_dir.name), ("layout", LAYOUT), *((f"query:{name}", _digest(queries.get(name).text))
                                                     for name in kept)])
         lineages = sorted(representative)
         wordings: dict[str, list[dict]] = {}  # lineage -> its lineage-versions rows (one per wording)
@@ -256,6 +259,7 @@ class PageData:
         self._lock = threading.Lock()
         with self._lock:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
+        self.layout = meta.get("layout")
         # only the queries whose text is still the one the rows came from
         current = {name for name in (*ANSWERED, changes.QUERY)
                    if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
@@ -383,6 +387,9 @@ def for_store(store) -> PageData | None:
             try:
                 opened = PageData(path)
             except sqlite3.Error:
+                opened = None
+            if opened is not None and opened.layout != LAYOUT:
+                opened.close()
                 opened = None
         for other in [b for b in _OPEN if b != build]:  # an older build's file: closed
             old = _OPEN.pop(other)

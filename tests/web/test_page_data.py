@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekb.kb.pages import ANSWERED, LINEAGE_QUERIES, companion, for_store, write
+from rulekb.kb.pages import ANSWERED, LINEAGE_QUERIES, companion, for_store, paged, write
 from rulekb.kb.service import run
 
 from ..helpers import WebServer, http
@@ -130,6 +130,25 @@ def test_a_store_without_page_data_asks_the_store(two_editions):
     assert Path(again["file"]) == path and for_store(store) is None  # looked a moment ago: not yet
     page_data._LOOKED.clear()
     assert for_store(store) is not None
+
+
+def test_page_data_of_another_layout_is_not_read(two_editions):
+    """A file written by another version of rulekb (an upgrade without a rebuild: other
+    tables or columns) is left alone -- the pages ask the store -- rather than failing them."""
+    import sqlite3
+
+    from rulekb.kb.pages import data as page_data
+
+    store, _ = two_editions
+    path = companion(store.data_dir())
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'layout'")
+    db.commit()
+    db.close()
+    page_data._OPEN.clear()
+    page_data._LOOKED.clear()
+    assert for_store(store) is None
+    assert run(paged(store, "en/2030-05-05", "100.1"), "rule", edition="en/2030-05-05", number="100.1")
 
 
 def test_corpus_page_data_rows_and_pages(corpus_kb, corpus_web):
