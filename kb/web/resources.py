@@ -91,6 +91,10 @@ class Resources:
     def __init__(self, ctx: WebContext):
         self.ctx = ctx
         self._void = killable.Background("VoID statistics", self._void_statistics)
+        # a rule page over the embedded store is a few ms of CPU under the GIL, its queries
+        # anchored: it runs in the event loop, since handing it to a thread cost ~0.8 ms of CPU
+        # a page (bench pages); over a remote store the page waits on the network: a thread
+        self._pages_inline = ctx.store.local_root is not None
 
     # -- IRIs --------------------------------------------------------------
 
@@ -138,7 +142,8 @@ class Resources:
         headers = {"Vary": "Accept"} if negotiated else {}
         iri = self.ctx.iri(path)
         if media == "text/html" and kind in DIRECT_PAGES:
-            response = await anyio.to_thread.run_sync(self.direct_page, kind, parts)
+            response = (self.direct_page(kind, parts) if self._pages_inline
+                        else await anyio.to_thread.run_sync(self.direct_page, kind, parts))
             if response is not None:
                 response.headers.update(headers)
                 return response
