@@ -155,10 +155,9 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 class _Reader:
     def __init__(self, tokens: list[tuple[str, str]]):
         self.tokens, self.at = tokens, 0
-        self.named = False  # inside GRAPH <iri> { ... }
         self.prefixes: dict[str, str] = {}
         self.patterns: list[tuple] = []
-        # per pattern: (predicate's variable, object's variable, object is a literal, in GRAPH <iri>)
+        # per pattern: (predicate's variable, object's variable, object is a literal)
         self.shapes: list[tuple] = []
 
     def peek(self) -> tuple[str, str]:
@@ -239,8 +238,8 @@ class _Reader:
         slice keeps depend on the evaluator's order)."""
         if len(self.patterns) != 1 or modifier == "REDUCED" or sliced or (kind == "results" and names is None):
             return None
-        (subject, predicate, obj, graph), (p_var, o_var, literal, named) = self.patterns[0], self.shapes[0]
-        if literal or not named or (p_var is not None and p_var == o_var):
+        (subject, predicate, obj, graph), (p_var, o_var, literal) = self.patterns[0], self.shapes[0]
+        if literal or graph is None or (p_var is not None and p_var == o_var):  # (None: not in GRAPH <iri>)
             return None
         variables = (p_var, o_var)
         return subject, predicate, obj, graph, tuple(names or ()), variables, modifier == "DISTINCT"
@@ -255,9 +254,7 @@ class _Reader:
                 return
             if top and self.word("GRAPH"):
                 token = self.take()
-                self.named = token[0] != "var"
                 self.group(None if token[0] == "var" else self.iri(token), top=False)
-                self.named = False
                 if self.peek()[0] == ".":
                     self.take()
                 continue
@@ -295,7 +292,7 @@ class _Reader:
         kind, value = self.peek()
         obj = self.object()
         self.patterns.append((subject, predicate, obj, graph))
-        self.shapes.append((p_var, value if kind == "var" else None, obj is None and kind != "var", self.named))
+        self.shapes.append((p_var, value if kind == "var" else None, obj is None and kind != "var"))
 
     def object(self) -> ox.NamedNode | None:
         """The object as a constant to count with (an IRI), else None (a variable, a literal)."""
