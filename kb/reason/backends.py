@@ -32,6 +32,7 @@ from pathlib import Path
 from rdflib import RDF, Graph, Literal, Namespace, URIRef
 
 from ..errors import KBError, ReasonerError  # noqa: F401  (ReasonerError's old home)
+from ..hermit import JVM_OPTIONS
 from ..json_cache import cache_dir  # noqa: F401  (its old home)
 
 HERMIT_NEEDS_JAVA = "HermiT needs Java (install a JRE 11+)"
@@ -297,9 +298,6 @@ def dl_profile_violations(source: Graph | str) -> list[str]:
 # annotation it carries in the input (kb.reason.axioms gives every axiom one), so callers map
 # Pellet's answer back to the statements the axioms came from.
 _EXPLAIN = _java("RulekbExplain.java")
-# a Pellet run is one short explanation in a fresh JVM: C1 alone and the serial collector, as
-# HermiT's batch JVM (kb.hermit.JVM_OPTIONS), cost it less CPU than C2's compiling and G1
-PELLET_JVM_OPTIONS = ("-XX:+IgnoreUnrecognizedVMOptions", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 
 
 @dataclass(frozen=True)
@@ -322,13 +320,15 @@ def pellet_explanations(source: Graph | str, queries: list[str]) -> dict[str, li
         rdfxml = _write(_as_graph(source), Path(tmp) / "input.owl", "xml")
         questions = Path(tmp) / "queries.txt"
         questions.write_text("\n".join(queries) + "\n", encoding="utf-8")
+        # a Pellet run is one short explanation in a fresh JVM: HermiT's batch JVM options (C1
+        # alone, the serial collector) cost it less CPU than C2's compiling and G1
         if compiled:
-            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *PELLET_JVM_OPTIONS, "-cp", os.pathsep.join([compiled, *classpath]),
+            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *JVM_OPTIONS, "-cp", os.pathsep.join([compiled, *classpath]),
                        "RulekbExplain"]
         else:  # no javac: a JDK can still launch the source file directly
             program = Path(tmp) / "RulekbExplain.java"
             program.write_text(_EXPLAIN, encoding="utf-8")
-            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *PELLET_JVM_OPTIONS, "-cp", os.pathsep.join(classpath), str(program)]
+            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *JVM_OPTIONS, "-cp", os.pathsep.join(classpath), str(program)]
         done = subprocess.run(command + [str(rdfxml), str(questions)], capture_output=True, text=True, timeout=600)
     answers: dict[str, list[ExplainedAxiom] | None] = {}
     current = None
