@@ -24,7 +24,6 @@ JVM per set instead (owlready2's way, through the same reading).
 from __future__ import annotations
 
 import atexit
-import hashlib
 import os
 import shutil
 import subprocess
@@ -32,6 +31,8 @@ import tempfile
 import threading
 from importlib import resources
 from pathlib import Path
+
+from . import launch
 from ..errors import ReasonerError  # the batch JVM failing is a reasoner failing
 
 DRIVER = "RulekbHermitBatch"
@@ -63,40 +64,10 @@ def _classpath() -> list[str]:
     return [str(hermit), str(hermit / "HermiT.jar")]
 
 
-def _compiled(java: str, classpath: list[str]) -> str | None:
-    """The driver compiled once into the cache (needs ``javac`` beside ``java`` or on PATH)."""
-    from ..json_cache import cache_dir
-
-    source = driver_source()
-    javac = Path(java).with_name("javac")
-    javac = str(javac) if javac.is_file() else shutil.which("javac")
-    if not javac:
-        return None
-    digest = hashlib.sha256((source + java + os.pathsep.join(classpath)).encode("utf-8")).hexdigest()[:16]
-    target = cache_dir() / "java" / f"hermit-{digest}"
-    if (target / f"{DRIVER}.class").is_file():
-        return str(target)
-    with tempfile.TemporaryDirectory(prefix="rulekb-javac-") as tmp:
-        program = Path(tmp) / f"{DRIVER}.java"
-        program.write_text(source, encoding="utf-8")
-        out = Path(tmp) / "classes"
-        out.mkdir()
-        # -implicit:none and no sourcepath: owlready2's hermit folder holds .java files
-        # beside its classes, which javac would otherwise recompile into ours
-        done = subprocess.run([javac, "-nowarn", "-implicit:none", "-sourcepath", "", "-cp", os.pathsep.join(classpath),
-                               "-d", str(out), str(program)], capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            return None
-        target.mkdir(parents=True, exist_ok=True)
-        for compiled in out.glob(f"{DRIVER}*.class"):
-            shutil.move(str(compiled), target / compiled.name)
-    return str(target)
-
-
 def prepare(java: str) -> None:
     """Compile the driver now (once, before worker processes each would)."""
     if enabled():
-        _compiled(java, _classpath())
+        launch.compiled(java, DRIVER, driver_source(), _classpath())
 
 
 class Batch:
@@ -104,15 +75,9 @@ class Batch:
     returns (ok, what the command line printed)."""
 
     def __init__(self, java: str, memory_mb: int):
-        classpath = _classpath()
-        compiled = _compiled(java, classpath)
-        if compiled:
-            command = [java, f"-Xmx{memory_mb}M", *JVM_OPTIONS, "-cp", os.pathsep.join([compiled, *classpath]), DRIVER]
-        else:  # no javac: a JDK launches the source file itself
-            self._source_dir = tempfile.mkdtemp(prefix="rulekb-hermit-driver-")
-            program = Path(self._source_dir) / f"{DRIVER}.java"
-            program.write_text(driver_source(), encoding="utf-8")
-            command = [java, f"-Xmx{memory_mb}M", *JVM_OPTIONS, "-cp", os.pathsep.join(classpath), str(program)]
+        self._source_dir = tempfile.mkdtemp(prefix="rulekb-hermit-driver-")  # used when javac is missing
+        command = launch.command(java, DRIVER, driver_source(), _classpath(), [f"-Xmx{memory_mb}M", *JVM_OPTIONS],
+                                 self._source_dir)
         self.pid = os.getpid()
         self.lock = threading.Lock()
         try:

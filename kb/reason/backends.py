@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from importlib import resources
 import os
 import re
@@ -32,7 +31,7 @@ from pathlib import Path
 from rdflib import RDF, Graph, Literal, Namespace, URIRef
 
 from ..errors import KBError, ReasonerError  # noqa: F401  (ReasonerError's old home)
-from ..hermit import JVM_OPTIONS
+from ..hermit import JVM_OPTIONS, launch
 from ..json_cache import cache_dir  # noqa: F401  (its old home)
 
 HERMIT_NEEDS_JAVA = "HermiT needs Java (install a JRE 11+)"
@@ -315,20 +314,13 @@ def pellet_explanations(source: Graph | str, queries: list[str]) -> dict[str, li
     java = _require_java()
     pellet = Path(owlready2.__file__).parent / "pellet"
     classpath = [str(pellet), *(str(jar) for jar in sorted(pellet.glob("*.jar")))]
-    compiled = _compiled_explainer(java, classpath)
     with tempfile.TemporaryDirectory(prefix="rulekb-pellet-") as tmp:
         rdfxml = _write(_as_graph(source), Path(tmp) / "input.owl", "xml")
         questions = Path(tmp) / "queries.txt"
         questions.write_text("\n".join(queries) + "\n", encoding="utf-8")
         # a Pellet run is one short explanation in a fresh JVM: HermiT's batch JVM options (C1
         # alone, the serial collector) cost it less CPU than C2's compiling and G1
-        if compiled:
-            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *JVM_OPTIONS, "-cp", os.pathsep.join([compiled, *classpath]),
-                       "RulekbExplain"]
-        else:  # no javac: a JDK can still launch the source file directly
-            program = Path(tmp) / "RulekbExplain.java"
-            program.write_text(_EXPLAIN, encoding="utf-8")
-            command = [java, f"-Xmx{JAVA_MEMORY_MB}M", *JVM_OPTIONS, "-cp", os.pathsep.join(classpath), str(program)]
+        command = launch.command(java, "RulekbExplain", _EXPLAIN, classpath, [f"-Xmx{JAVA_MEMORY_MB}M", *JVM_OPTIONS], tmp)
         done = subprocess.run(command + [str(rdfxml), str(questions)], capture_output=True, text=True, timeout=600)
     answers: dict[str, list[ExplainedAxiom] | None] = {}
     current = None
@@ -344,29 +336,6 @@ def pellet_explanations(source: Graph | str, queries: list[str]) -> dict[str, li
     if not answers and queries:
         raise ReasonerError("Pellet explanations could not run: " + (done.stderr.strip() or done.stdout.strip())[-2000:])
     return answers
-
-
-def _compiled_explainer(java: str, classpath: list[str]) -> str | None:
-    """The explainer compiled once into the cache (needs ``javac`` beside ``java``)."""
-    javac = Path(java).with_name("javac")
-    javac = str(javac) if javac.is_file() else shutil.which("javac")
-    if not javac:
-        return None
-    digest = hashlib.sha256((_EXPLAIN + java).encode("utf-8")).hexdigest()[:16]
-    target = cache_dir() / "java" / digest
-    if (target / "RulekbExplain.class").is_file():
-        return str(target)
-    with tempfile.TemporaryDirectory(prefix="rulekb-javac-") as tmp:
-        program = Path(tmp) / "RulekbExplain.java"
-        program.write_text(_EXPLAIN, encoding="utf-8")
-        done = subprocess.run([javac, "-nowarn", "-cp", os.pathsep.join(classpath), "-d", tmp, str(program)],
-                              capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            return None
-        target.mkdir(parents=True, exist_ok=True)
-        for compiled in Path(tmp).glob("*.class"):
-            shutil.move(str(compiled), target / compiled.name)
-    return str(target)
 
 
 # ---------------------------------------------------------------- OWL 2 RL
