@@ -16,6 +16,7 @@ from rulekb.kb.store.kind import bind_values
 
 BASE = "http://localhost:8000/"
 ED = "en/2030-05-05"
+RK = "https://w3id.org/rulekb#"
 
 
 def test_the_build_reports_what_it_loaded(fixture_kb):
@@ -105,11 +106,27 @@ def test_export_writes_every_rdf_format(fixture_kb):
     assert export(store, ED, "nt").count(b"\n") > 100
     assert b"<rdf:RDF" in export(store, ED, "xml")
     assert export(store, None, "nq").count(b"\n") > export(store, ED, "nt").count(b"\n")
-    # one edition as N-Quads or TriG keeps its graph name (the edition's IRI)
+    # one edition as N-Quads or TriG keeps its graph names: the edition's IRI, and graph/statements
+    # for what its statements say (stored once for every edition that says it)
+    edition, statements = Minter.for_base().edition(ED), Minter.for_base().graph("statements")
     quads = list(ox.parse(export(store, ED, "nq"), ox.RdfFormat.N_QUADS))
-    assert quads and all(q.graph_name.value.endswith(f"edition/{ED}") for q in quads)
+    assert quads and {q.graph_name.value for q in quads} == {edition, statements}
     assert len(quads) == export(store, ED, "nt").count(b"\n")
-    assert all(q.graph_name == quads[0].graph_name for q in ox.parse(export(store, ED, "trig"), ox.RdfFormat.TRIG))
+    assert {q.graph_name.value for q in ox.parse(export(store, ED, "trig"), ox.RdfFormat.TRIG)} == {edition, statements}
+
+
+def test_an_edition_exported_alone_carries_what_its_statements_say(fixture_kb):
+    """A statement names its content (rk:statementContent, in graph/statements): an edition's
+    export holds each content's triples, so the file read alone still says what is stated."""
+    from rulekb.kb.store.export import export
+
+    store, _ = fixture_kb
+    graph = ox.Store()
+    graph.load(export(store, ED, "turtle"), ox.RdfFormat.TURTLE)
+    said = {t.object for t in graph.quads_for_pattern(None, ox.NamedNode(RK + "statementContent"), None)}
+    assert said
+    described = {q.subject for q in graph.quads_for_pattern(None, None, None) if q.subject in said}
+    assert described == said
     with pytest.raises(NotFound):
         export(store, "en/1901-01-01", "turtle")
 
