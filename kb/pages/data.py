@@ -75,8 +75,9 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     beside = target is None
     target = companion(data_dir) if beside else Path(target)
     anchors = [] if changes_only else queries.run(store, "page-lineages")
-    if progress is not None:
-        progress(f"pages anchors {len(anchors)} rule versions")
+    if progress is not None:  # a changes-only file reads no anchors or structure: say what it does instead
+        progress("pages changes only (the rule pages ask the store)" if changes_only
+                 else f"pages anchors {len(anchors)} rule versions")
     by_key: dict[tuple[str, str], set[str]] = {}
     for row in anchors:
         by_key.setdefault((row["edition"], row["number"]), set()).add(row["lineage"])
@@ -93,7 +94,7 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         else:
             flagged[key] = flagged.get(key, 0) | KIND_BIT[row["what"]]
     parents, groups = ({}, {}) if changes_only else _structure(store, twice)
-    if progress is not None:
+    if progress is not None and not changes_only:
         progress(f"pages structure {len(parents)} rules in {len(groups)} groups")
     flags = {key: PLACED for key in parents}
     for key, bits in flagged.items():

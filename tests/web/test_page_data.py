@@ -205,3 +205,16 @@ def test_bench_pages_renders_each_page_both_ways_and_says_the_load(two_editions)
     assert figures["pages"] == len(keys) and set(figures["modes"]) == {"page data", "queries"}
     assert figures["same_bytes"] and len(figures["load_average"]) == 3
     assert all(len(mode["cpu_ms"]) == 1 for mode in figures["modes"].values())
+
+
+def test_a_changes_only_file_says_what_it_writes(two_editions, tmp_path):
+    """build --add's page data holds the changes alone: its progress says so instead of
+    counting anchors and structure it never read ("anchors 0" read like a failed build)."""
+    store, _ = two_editions
+    heard: list[str] = []
+    write(store, heard.append, target=tmp_path / "changes.sqlite", changes_only=True)
+    assert any("changes only" in line for line in heard)
+    assert not any("anchors" in line or "structure" in line for line in heard)
+    heard.clear()
+    write(store, heard.append, target=tmp_path / "all.sqlite")
+    assert any(line.startswith("pages anchors ") for line in heard)
