@@ -13,20 +13,20 @@ def export(store, edition: str | None, rdf_format: str) -> bytes:
         raise QueryError(f"unknown RDF format {rdf_format!r} (one of: {', '.join(RDF_FORMATS)})")
     if edition is None:
         return store.export(None, rdf_format)
-    graph, edition_id = _edition_graph(store, edition)
+    graph = _edition_graph(store, edition)
     said = _statement_contents(store, graph)
     if not said:
         return store.export(graph, rdf_format)
-    return _with_contents(store.export(graph, "nq"), said, _statements_graph(graph, edition_id), RDF_FORMATS[rdf_format])
+    return _with_contents(store.export(graph, "nq"), said, _statements_graph(graph, edition), RDF_FORMATS[rdf_format])
 
 
-def _edition_graph(store, edition: str) -> tuple[str, str]:
+def _edition_graph(store, edition: str) -> str:
     from . import queries
 
     rows = queries.run(store, "edition-exists", edition=edition)
     if not rows:
         raise NotFound(f"no edition {edition!r} in the knowledge base (rulekb editions lists them)")
-    return rows[0]["ed"], edition
+    return rows[0]["ed"]
 
 
 def _statement_contents(store, graph: str) -> bytes:
@@ -39,12 +39,12 @@ def _statement_contents(store, graph: str) -> bytes:
     return store.query(said.text, said.bindings({"g": graph}), rdf_format="nt").data
 
 
-def _statements_graph(graph: str, edition_id: str) -> str:
+def _statements_graph(graph: str, edition: str) -> str:
+    """graph/statements under the base the edition's IRI was minted with ({base}edition/{id},
+    kb.rdf.iris; edition-exists matched that id)."""
     from ..rdf.iris import Minter
 
-    suffix = f"edition/{edition_id}"  # an edition's IRI is {base}edition/{id} (kb.rdf.iris)
-    base = graph[: -len(suffix)] if graph.endswith(suffix) else graph.rsplit("edition/", 1)[0]
-    return Minter(base).graph("statements")
+    return Minter(graph.removesuffix(f"edition/{edition}")).graph("statements")
 
 
 def _with_contents(own: bytes, said: bytes, statements_graph: str, fmt: ox.RdfFormat) -> bytes:

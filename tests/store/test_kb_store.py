@@ -113,6 +113,8 @@ def test_export_writes_every_rdf_format(fixture_kb):
     assert quads and {q.graph_name.value for q in quads} == {edition, statements}
     assert len(quads) == export(store, ED, "nt").count(b"\n")
     assert {q.graph_name.value for q in ox.parse(export(store, ED, "trig"), ox.RdfFormat.TRIG)} == {edition, statements}
+    with pytest.raises(NotFound):
+        export(store, "en/1901-01-01", "turtle")
 
 
 def test_an_edition_exported_alone_carries_what_its_statements_say(fixture_kb):
@@ -127,8 +129,6 @@ def test_an_edition_exported_alone_carries_what_its_statements_say(fixture_kb):
     assert said
     described = {q.subject for q in graph.quads_for_pattern(None, None, None) if q.subject in said}
     assert described == said
-    with pytest.raises(NotFound):
-        export(store, "en/1901-01-01", "turtle")
 
 
 def test_a_missing_store_says_how_to_make_one(tmp_path):
