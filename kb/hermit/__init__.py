@@ -84,6 +84,7 @@ class Batch:
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, close_fds=True)
         except OSError as error:
+            shutil.rmtree(self._source_dir, ignore_errors=True)
             raise BatchError(f"cannot start {java}: {error}") from error
 
     def run(self, args: list[str]) -> tuple[bool, str]:
@@ -115,8 +116,7 @@ class Batch:
             self.process.wait(timeout=10)
         except (OSError, subprocess.TimeoutExpired):
             self.process.kill()
-        if getattr(self, "_source_dir", None):
-            shutil.rmtree(self._source_dir, ignore_errors=True)
+        shutil.rmtree(self._source_dir, ignore_errors=True)
 
 
 _BATCH: Batch | None = None
