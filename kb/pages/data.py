@@ -10,6 +10,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -74,7 +75,24 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     data_dir = store.data_dir()
     beside = target is None
     target = companion(data_dir) if beside else Path(target)
-    anchors = [] if changes_only else queries.run(store, "page-lineages")
+    # the whole-store queries run side by side: Oxigraph evaluates them with the GIL released
+    pool = ThreadPoolExecutor(max_workers=_threads(), thread_name_prefix="rulekb-pages")
+    try:
+        return _write(store, progress, target, total, changes_only, pool, started, data_dir, beside)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _threads() -> int:
+    from ..parallel import workers
+
+    return workers()
+
+
+def _write(store, progress, target, total, changes_only, pool, started, data_dir, beside) -> dict:
+    asked = {} if changes_only else {name: pool.submit(queries.run, store, name)
+                                     for name in ("page-lineages", "page-flags", "page-structure", "edition-graphs")}
+    anchors = [] if changes_only else asked["page-lineages"].result()
     if progress is not None:  # a changes-only file reads no anchors or structure: say what it does instead
         progress("pages changes only (the rule pages ask the store)" if changes_only
                  else f"pages anchors {len(anchors)} rule versions")
@@ -87,13 +105,13 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         representative.setdefault(lineage, key)
     lineage_ids = {lineage: i for i, lineage in enumerate(sorted(representative))}
     flagged, twice = {}, set()
-    for row in [] if changes_only else queries.run(store, "page-flags"):
+    for row in [] if changes_only else asked["page-flags"].result():
         key = (row["edition"], row["number"])
         if row["what"] == "twice":
             twice.add(key)
         else:
             flagged[key] = flagged.get(key, 0) | KIND_BIT[row["what"]]
-    parents, groups = ({}, {}) if changes_only else _structure(store, twice)
+    parents, groups = ({}, {}) if changes_only else _structure(asked["page-structure"].result(), twice)
     if progress is not None and not changes_only:
         progress(f"pages structure {len(parents)} rules in {len(groups)} groups")
     flags = {key: PLACED for key in parents}
@@ -125,19 +143,22 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
                                                     for name in kept)])
         lineages = sorted(representative)
         wordings: dict[str, list[dict]] = {}  # lineage -> its lineage-versions rows (one per wording)
-        for name in LINEAGE_QUERIES:
-            for start in range(0, len(lineages), BATCH):
-                chunk = lineages[start:start + BATCH]
-                rows = batch_rows(store, name, [representative[lineage] for lineage in chunk])
-                if name == "lineage-versions":
-                    wordings.update((lineage, rows.get(representative[lineage], [])) for lineage in chunk)
-                db.executemany("INSERT INTO lineage_rows VALUES (?, ?, ?)",
-                               [(lineage_ids[lineage], name, json.dumps(rows.get(representative[lineage], []),
-                                                           ensure_ascii=False, separators=(",", ":")))
-                                for lineage in chunk])
-                if progress is not None:
-                    progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
-        graphs = [] if changes_only else queries.run(store, "edition-graphs")
+        batches = [(name, start) for name in LINEAGE_QUERIES for start in range(0, len(lineages), BATCH)]
+        answers = [pool.submit(batch_rows, store, name, [representative[lineage]
+                                                         for lineage in lineages[start:start + BATCH]])
+                   for name, start in batches]
+        for (name, start), answer in zip(batches, answers):  # written in order, as they come
+            chunk = lineages[start:start + BATCH]
+            rows = answer.result()
+            if name == "lineage-versions":
+                wordings.update((lineage, rows.get(representative[lineage], [])) for lineage in chunk)
+            db.executemany("INSERT INTO lineage_rows VALUES (?, ?, ?)",
+                           [(lineage_ids[lineage], name, json.dumps(rows.get(representative[lineage], []),
+                                                       ensure_ascii=False, separators=(",", ":")))
+                            for lineage in chunk])
+            if progress is not None:
+                progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
+        graphs = [] if changes_only else asked["edition-graphs"].result()
         db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
         wording_of = _wording_index(single, wordings, graphs)
         # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store);
@@ -200,7 +221,7 @@ def _wording_index(single: dict[tuple[str, str], str], wordings: dict[str, list[
     return out
 
 
-def _structure(store, twice: set) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], list | None]]:
+def _structure(rows: list[dict], twice: set) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], list | None]]:
     """Each rule's parent number, and each (edition, parent number)'s rules as
     [[number, order], ...] in document order (None: not answerable from here, the page asks the
     store). rule-siblings and rule-children join on the parent *node*; grouping by its number is
@@ -208,7 +229,6 @@ def _structure(store, twice: set) -> tuple[dict[tuple[str, str], str], dict[tupl
     nodes carry, from page-flags), and orders are distinct:
     a rule with two rows (two parents, two orders), a parent number that two nodes share, a tie
     of orders leaves its rules, or its group, to the store."""
-    rows = queries.run(store, "page-structure")
     seen: dict[tuple[str, str], int] = {}
     for row in rows:
         key = (row["edition"], row["number"])

@@ -172,7 +172,7 @@ def test_corpus_page_data_rows_and_pages(corpus_kb, corpus_web):
     same_pages(corpus_web, [f"edition/{e}/rule/{n}" for e, n in keys[::6] + special])
 
 
-def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node(monkeypatch):
+def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node():
     """page-structure groups rules by their parent's number; where that is not the parent
     node (a number two nodes carry, a rule with two rows, a tie of orders) the group is None
     and its rules are not placed: rule-siblings and rule-children then ask the store."""
@@ -187,8 +187,7 @@ def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node(monkeyp
                             ("4.1", "10", "4"), ("4.2", "11", "4"),  # 4 names two nodes
                             ("1.2a", "12", "1.2")]],
     }
-    monkeypatch.setattr(page_data.queries, "run", lambda store, name, **params: rows[name])
-    parents, groups = page_data._structure(None, {("e", "4")})
+    parents, groups = page_data._structure(rows["page-structure"], {("e", "4")})
     assert groups[("e", "1")] == [["1.2", "1"], ["1.1", "2"]] and groups[("e", "1.2")] == [["1.2a", "12"]]
     assert groups[("e", "2")] is None and groups[("e", "3")] is None and groups[("e", "4")] is None
     assert parents == {("e", "1.1"): "1", ("e", "1.2"): "1", ("e", "1.2a"): "1.2"}
