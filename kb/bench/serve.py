@@ -42,7 +42,8 @@ import pyoxigraph as ox
 
 from ..errors import KBError
 from ..rdf.iris import Minter
-from .serve_servers import Server, loaded_libraries, start_oxigraph, start_rdflib_endpoint, start_rulekb
+from .serve_servers import (Server, loaded_libraries, start_oxigraph, start_rdflib_endpoint, start_rulekb, stop_servers,
+                            terminate_as_exit)
 
 PREFIX = "PREFIX rk: <https://w3id.org/rulekb#>\n"
 POINT = PREFIX + "SELECT ?text WHERE {{ GRAPH <{edition}> {{ <{rule}> rk:text ?text }} }}"
@@ -194,8 +195,11 @@ def prime_cache(server: Server, paths: list[str], accept: str, passes: int, conn
             pass  # errors show in the measured run
 
     started = time.perf_counter()
-    with ThreadPoolExecutor(connections) as pool:
+    pool = ThreadPoolExecutor(connections)
+    try:
         list(pool.map(get, [p for _ in range(passes) for p in paths]))
+    finally:  # on SIGTERM (SystemExit) the queued requests are dropped, not sent first
+        pool.shutdown(wait=False, cancel_futures=True)
     return round(time.perf_counter() - started, 1)
 
 
@@ -242,6 +246,7 @@ def _is_ours(name: str) -> bool:
     return name.startswith("rulekb")
 
 
+@terminate_as_exit()  # a SIGTERM (CI's timeout, kill) still stops the servers: SystemExit, finally
 def bench_serve(store, store_location: str, edition: str, base: str, *, duration: int = 20, threads: int = 2,
                 connections: int = 16, workers: int = 2, warmup: int = 2, same_url: bool = False,
                 peers: bool = True, uncached: bool = True, prime: int = 6, serve_options: tuple[str, ...] = (),
@@ -315,8 +320,7 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
             for server in servers:
                 figures["servers"][server.name]["rss_mb_end"] = round(server.rss_mb(), 1)
         finally:
-            for server in servers:
-                server.stop()
+            stop_servers(servers)
     figures["load_average"]["end"] = round(os.getloadavg()[0], 2)
     _judge(figures, scenarios)
     return figures

@@ -9,15 +9,27 @@
 
 Memory is read from /proc (VmRSS), summed over the server's process tree, so a
 server with several worker processes counts them all.
+
+Each server runs in its own session (so its own process group, its id the
+server's pid). Stopping one signals that whole group (SIGTERM, then SIGKILL
+after ``STOP_GRACE`` seconds if any of it is left), so worker processes go too.
+Every server started is kept in ``_running`` until stopped, and an atexit
+handler stops what is left; ``terminate_as_exit()`` turns SIGTERM into
+``SystemExit(143)`` so that a killed ``rulekb bench serve`` runs its cleanup
+instead of leaving its servers behind as orphans.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -118,13 +130,85 @@ class Server:
         return cpu_seconds(self.pid)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_servers([self])
+
+
+STOP_GRACE = 15.0  # seconds between SIGTERM and SIGKILL of a server's process group
+
+_running: dict[int, Server] = {}  # pid (= process group) -> server, until stopped
+_owner = os.getpid()  # a forked child inherits _running: it never stops its parent's servers
+
+
+def group_alive(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` still running (zombies, already dead, left out)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state, _ppid, group = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue
+        if int(group) == pgid and state not in ("Z", "X"):
+            alive.append(int(entry.name))
+    return alive
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def stop_servers(servers: list[Server], grace: float = STOP_GRACE) -> None:
+    """SIGTERM to every server's process group at once, then SIGKILL to the groups that still
+    have a process after ``grace`` seconds; each server's own process is reaped."""
+    groups = []
+    for server in servers:
+        _running.pop(server.pid, None)
+        if server.process.poll() is None or group_alive(server.pid):
+            _signal_group(server.pid, signal.SIGTERM)
+            groups.append(server)
+    deadline = time.monotonic() + grace
+    while groups and time.monotonic() < deadline:
+        for server in groups:
+            server.process.poll()  # reap the leader, so it does not count as alive
+        groups = [server for server in groups if group_alive(server.pid)]
+        if groups:
+            time.sleep(0.1)
+    for server in groups:
+        _signal_group(server.pid, signal.SIGKILL)
+    for server in servers:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.process.wait(timeout=5)
+
+
+@atexit.register
+def stop_all() -> None:
+    """Stop every server this process started and has not stopped (any way out: an error, SystemExit)."""
+    if os.getpid() == _owner and _running:
+        stop_servers(list(_running.values()))
+
+
+@contextlib.contextmanager
+def terminate_as_exit():
+    """While inside: SIGTERM raises ``SystemExit(143)`` (128 + SIGTERM), so ``finally`` blocks and
+    atexit handlers run and the servers stop; a SIGTERM during that cleanup is ignored. Only
+    in the main thread (elsewhere Python cannot set a handler); the previous handler comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received = []
+
+    def handler(signum, frame):
+        if not received:
+            received.append(signum)
+            raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _start(name: str, argv: list[str], port: int, sparql_path: str, workdir: Path, env: dict | None = None,
@@ -133,10 +217,12 @@ def _start(name: str, argv: list[str], port: int, sparql_path: str, workdir: Pat
     with log.open("wb") as handle:
         process = subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     server = Server(name, f"http://127.0.0.1:{port}", process, sparql_path, log)
+    _running[process.pid] = server
     deadline = time.monotonic() + ready_timeout
     probe = f"{server.root}{sparql_path}?query=ASK%7B%7D"
     while time.monotonic() < deadline:
         if process.poll() is not None:
+            server.stop()  # its workers, if any, and out of _running
             raise KBError(f"{name} exited at start: {log.read_text(errors='replace')[-400:].strip()}")
         try:
             with urllib.request.urlopen(probe, timeout=2):

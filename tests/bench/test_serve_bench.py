@@ -5,11 +5,19 @@ cache is primed once: the tests check the shape of the figures, not the speed.""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from ..helpers import need, run_cli
+from rulekb.kb.bench.serve_servers import tree_pids
+
+from ..helpers import PROJECT, need, run_cli
 
 SCENARIOS = ("rule page", "rule turtle", "sparql point", "sparql join")
 
@@ -71,3 +79,63 @@ def test_bench_serve_runs_only_the_scenarios_asked_for(fixture_kb, wrk):
     assert {row["scenario"] for row in result.json["rows"]} == {"sparql point"}
     result = run_cli("bench", "serve", "--store", str(store.root), "--scenario", "nothing", "--duration", "1")
     assert result.returncode != 0 and "nothing" in result.stderr and "Traceback" not in result.stderr
+
+
+def _stat(pid: int) -> tuple[str, int, str] | None:
+    """(state, process group, start time) of ``pid``, None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[2]), fields[19]
+
+
+def _group_alive(group: int) -> list[int]:
+    """The running processes (zombies left out) of process group ``group``."""
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+            and (stat := _stat(int(entry.name))) is not None and stat[1] == group and stat[0] not in "ZX"]
+
+
+def test_bench_serve_stops_its_servers_and_their_workers_when_it_gets_sigterm(fixture_kb, wrk, tmp_path):
+    """CI's timeout or `kill` sends SIGTERM: no server (nor a worker process of one, in the server's own
+    process group) is left running. Bounds are generous hang guards, not speed checks."""
+    store, _ = fixture_kb
+    log = tmp_path / "stderr.txt"
+    with log.open("wb") as errors:
+        bench = subprocess.Popen(
+            [sys.executable, "-m", "rulekb.kb.cli", "bench", "serve", "--store", str(store.root), "--workers", "2",
+             "--no-peers", "--no-uncached", "--scenario", "sparql point", "--prime", "0", "--warmup", "0",
+             "--load-connections", "0", "--duration", "600", "--connections", "1", "--threads", "1"],
+            stdout=subprocess.DEVNULL, stderr=errors, cwd=PROJECT, start_new_session=True)
+    recorded: dict[int, str] = {}  # pid -> start time (a reused pid is another process)
+    groups: set[int] = set()
+    try:
+        deadline = time.monotonic() + 300
+        while "sparql point: rulekb" not in log.read_text(errors="replace"):  # the servers answer, wrk starts
+            assert bench.poll() is None, log.read_text(errors="replace")
+            assert time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.2)
+        for pid in tree_pids(bench.pid)[1:]:
+            if (stat := _stat(pid)) is not None:
+                recorded[pid] = stat[2]
+                groups.add(stat[1])
+        groups.discard(os.getpgid(bench.pid))  # the bench's own group: wrk (and the bench itself)
+        assert len(groups) == 1, (groups, recorded)  # rulekb serve, in its own session
+        assert len(_group_alive(next(iter(groups)))) >= 3, recorded  # uvicorn's parent and its 2 workers
+        bench.send_signal(signal.SIGTERM)
+        returncode = bench.wait(timeout=120)
+        deadline = time.monotonic() + 60
+        while True:
+            left = [pid for pid, started in recorded.items()
+                    if (stat := _stat(pid)) is not None and stat[2] == started and stat[0] not in "ZX"]
+            left += [pid for group in groups for pid in _group_alive(group)]
+            if not left:
+                break
+            assert time.monotonic() < deadline, f"still running after SIGTERM: {sorted(set(left))}"
+            time.sleep(0.2)
+        assert returncode == 143, log.read_text(errors="replace")  # SystemExit(143): its cleanup ran
+    finally:  # never leave them behind, even when the test fails
+        for group in {*groups, bench.pid}:
+            if _group_alive(group):
+                os.killpg(group, signal.SIGKILL)
+        bench.wait()
