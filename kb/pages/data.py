@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from ..parallel import workers
 from ..store import queries
 from . import changes
 
@@ -71,25 +72,19 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         if total is not None:
             total(0)  # nothing to write: a remote store's pages ask it
         return {}
+    # the whole-store queries run side by side: Oxigraph evaluates them with the GIL released
+    pool = ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="rulekb-pages")
+    try:
+        return _write(store, progress, target, total, changes_only, pool)
+    finally:  # a failure drops the queries still queued
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecutor) -> dict:
     started = time.perf_counter()
     data_dir = store.data_dir()
     beside = target is None
     target = companion(data_dir) if beside else Path(target)
-    # the whole-store queries run side by side: Oxigraph evaluates them with the GIL released
-    pool = ThreadPoolExecutor(max_workers=_threads(), thread_name_prefix="rulekb-pages")
-    try:
-        return _write(store, progress, target, total, changes_only, pool, started, data_dir, beside)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _threads() -> int:
-    from ..parallel import workers
-
-    return workers()
-
-
-def _write(store, progress, target, total, changes_only, pool, started, data_dir, beside) -> dict:
     asked = {} if changes_only else {name: pool.submit(queries.run, store, name)
                                      for name in ("page-lineages", "page-flags", "page-structure", "edition-graphs")}
     anchors = [] if changes_only else asked["page-lineages"].result()
