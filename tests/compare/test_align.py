@@ -386,13 +386,16 @@ def test_synthetic_editions_are_aligned_almost_perfectly(english):
 
 
 @pytest.mark.corpus
-def test_bench_align_prints_figures(corpus):
-    result = run_cli("bench", "align", "--repeat", "1", "--format", "json", timeout=600)
+def test_bench_align_prints_figures(corpus, chained):
+    """The lineages are read from the cache ``chained`` filled (--cached-lineages): the 127
+    alignments are checked there and in the build; chaining them again here cost a minute."""
+    result = run_cli("bench", "align", "--repeat", "1", "--cached-lineages", "--format", "json", timeout=600)
     assert result.returncode == 0, result.stderr
     figures = result.json
     pair = figures["pairs"]["restructure_2009"]
     assert pair["align_seconds"] > 0 and pair["baseline_seconds"] > 0 and pair["ratio"] > 0
-    assert figures["lineages"]["alignments"] == 127
+    assert figures["lineages"]["alignments"] == 127 == len(chained.alignments)
+    assert figures["lineages"]["from_cache"] is True
     assert figures["gold"]["align"]["restructure-2009"]["accuracy"] >= 0.97
     assert figures["gold"]["baseline"]["restructure-2009"]["accuracy"] < 0.9
     assert figures["synthetic"]["align"]["recall"] >= 0.98
