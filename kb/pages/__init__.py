@@ -14,9 +14,10 @@ the build wrote for exactly that build, instead of evaluating them per request.
     one query for the whole KB): ``rule-siblings`` and ``rule-children`` are read from them;
     where the parent's number is not one node (``page-flags``' twice), a rule has two rows or two
     orders tie, the store is asked;
-  - which rules have examples, citers or consistency findings (``page-flags``: the pattern
-    each of those queries anchors on): ``rule-examples``, ``rule-referenced-by`` and
-    ``rule-consistency`` give no row without asking the store for every other rule (most).
+  - which rules have examples, citers, citations (their own or their examples') or consistency
+    findings (``page-flags``: the pattern each of those queries anchors on): ``rule-examples``,
+    ``rule-referenced-by``, ``rule-references`` and ``rule-consistency`` give no row without
+    asking the store for every other rule (most).
   - the rows of ``rules-changed-between`` for every date (:mod:`.changes`: the query run once
     over all dates, its rows in its own order, indexed by date): ``rulekb changes``, the web's
     changes and feeds read any window from them (a long window costs Oxigraph over a second).
@@ -28,9 +29,10 @@ the build wrote for exactly that build, instead of evaluating them per request.
     edition, count and number (a lineage that does not cut so asks the store); parent and
     order are page-structure's; the IRI is the edition's + ``/rule/N`` (kb.rdf.iris.Minter).
     A rule of no lineage (the French texts) asks the store.
-  Not kept: ``rule-references``, ``rule-concepts`` (one row per rule version or more; reading
-  them for every version of the KB costs the build more than it saves a page: rule-concepts
-  once per wording, 20,776 keys, cost the pages stage about 10 s of CPU more).
+  Not kept: the rows of ``rule-references`` (for a rule that cites), ``rule-concepts`` (one row
+  per rule version or more; reading them for every version of the KB costs the build more than
+  it saves a page: rule-concepts once per wording, 20,776 keys, cost the pages stage about 10 s
+  of CPU more; rule-references over the whole KB is one query of 10 s CPU).
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
   five tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
   among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)

@@ -28,20 +28,21 @@ UNCHAINED_QUERIES = ("rule-history",)
 # answered from each rule's parent and order (page-structure): its parent's children are its siblings
 STRUCTURE_QUERIES = ("rule-siblings", "rule-children")
 # answered with no row when page-flags does not name the rule for them (else the store is asked)
-NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", "rule-consistency": "findings"}
+NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", "rule-consistency": "findings",
+                    "rule-references": "cites"}
 # answered from the rule's wording (a wording is one number and one text: kb.timeline.wordings) and
 # its place, for a placed rule page-flags does not name (kind): ``rule`` from the wording's row of
 # lineage-versions (its text), page-structure (parent, order) and its edition's IRI
 WORDING_QUERIES = {"rule": "printed"}
 ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES)
 # the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
-PLACED, *_KIND_BITS = (1, 2, 4, 8, 16)
+PLACED, *_KIND_BITS = (1, 2, 4, 8, 16, 32)
 KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
 SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the store
 PREFIX = "pages-"
 # the file's tables and columns: a file of another layout (written by another version of rulekb,
 # before an upgrade without a rebuild) is not read -- the pages ask the store until the next build
-LAYOUT = "2"
+LAYOUT = "3"  # 3: the flag bits of rule-references (cites) added
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
 _WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
 _SELECT = re.compile(r"\bSELECT(\s+DISTINCT)?\s", re.IGNORECASE)

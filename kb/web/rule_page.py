@@ -38,7 +38,7 @@ def rule_page(ctx: WebContext, edition: str, number: str):
         catalog.edition(store, edition)  # an unknown edition says so
         raise NotFound(f"edition {edition} has no rule {number}")
     row = found[0]
-    reference_rows = run(store, "rule-references", edition=edition, number=number)
+    reference_rows = run(paged, "rule-references", edition=edition, number=number)
     citations = citations_from_rows(reference_rows)
     entry = catalog.edition(store, edition)
     siblings = [r["sibling_number"] for r in run(paged, "rule-siblings", edition=edition, number=number)]
