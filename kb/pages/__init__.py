@@ -29,15 +29,17 @@ the build wrote for exactly that build, instead of evaluating them per request.
     edition, count and number (a lineage that does not cut so asks the store); parent and
     order are page-structure's; the IRI is the edition's + ``/rule/N`` (kb.rdf.iris.Minter).
     A rule of no lineage (the French texts) asks the store.
-  Not kept: the rows of ``rule-references`` (for a rule that cites), ``rule-concepts`` (one row
-  per rule version or more; reading them for every version of the KB costs the build more than
-  it saves a page: rule-concepts once per wording, 20,776 keys, cost the pages stage about 10 s
-  of CPU more; rule-references over the whole KB is one query of 10 s CPU).
+  - ``rule-concepts`` of a rule that states no mention of its own (``page-flags``' mentions: most
+    rules' mentions are stated once on their wording, :mod:`kb.rdf.mentions`), from what its
+    wording mentions: ``page-wording-concepts``, one query for the whole KB (about 2 s), the rows
+    of each wording in the query's order (by label; a tie of labels asks the store).
+  Not kept: the rows of ``rule-references`` for a rule that cites (one row per citation and rule
+  version: over the whole KB one query of 10 s CPU, more than it saves the pages).
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
-  five tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
+  six tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
   among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)
-  -> its rules and their orders as JSON; lineage x query -> the rows as JSON; the changes by
-  date). It is
+  -> its rules and their orders as JSON; lineage x query -> the rows as JSON; wording IRI x query
+  -> the rows as JSON; the changes by date). It is
   written after the store's swap under a temporary name and renamed into place: a reader
   never sees a half-written file, and since the name is the build's, never another build's
   data. Until it is there (the seconds after a swap), and for a remote store, the page runs

@@ -32,17 +32,19 @@ NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", 
                     "rule-references": "cites"}
 # answered from the rule's wording (a wording is one number and one text: kb.timeline.wordings) and
 # its place, for a placed rule page-flags does not name (kind): ``rule`` from the wording's row of
-# lineage-versions (its text), page-structure (parent, order) and its edition's IRI
-WORDING_QUERIES = {"rule": "printed"}
+# lineage-versions (its text), page-structure (parent, order) and its edition's IRI;
+# ``rule-concepts`` from what the wording mentions (page-wording-concepts), for a rule that states
+# no mention of its own
+WORDING_QUERIES = {"rule": "printed", "rule-concepts": "mentions"}
 ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES)
 # the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
-PLACED, *_KIND_BITS = (1, 2, 4, 8, 16, 32)
+PLACED, *_KIND_BITS = (1, 2, 4, 8, 16, 32, 64)
 KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
 SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the store
 PREFIX = "pages-"
 # the file's tables and columns: a file of another layout (written by another version of rulekb,
 # before an upgrade without a rebuild) is not read -- the pages ask the store until the next build
-LAYOUT = "3"  # 3: the flag bits of rule-references (cites) added
+LAYOUT = "3"  # 3: the flag bits of rule-references (cites) and rule-concepts (mentions), wording_rows
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
 _WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
 _SELECT = re.compile(r"\bSELECT(\s+DISTINCT)?\s", re.IGNORECASE)
@@ -87,7 +89,8 @@ def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecuto
     beside = target is None
     target = companion(data_dir) if beside else Path(target)
     asked = {} if changes_only else {name: pool.submit(queries.run, store, name)
-                                     for name in ("page-lineages", "page-flags", "page-structure", "edition-graphs")}
+                                     for name in ("page-lineages", "page-flags", "page-structure", "edition-graphs",
+                                                  "page-wording-concepts")}
     anchors = [] if changes_only else asked["page-lineages"].result()
     if progress is not None:  # a changes-only file reads no anchors or structure: say what it does instead
         progress("pages changes only (the rule pages ask the store)" if changes_only
@@ -128,6 +131,8 @@ def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecuto
                                  PRIMARY KEY (edition, parent)) WITHOUT ROWID;
             CREATE TABLE lineage_rows (lineage INTEGER, query TEXT, rows BLOB,
                                        PRIMARY KEY (lineage, query)) WITHOUT ROWID;
+            CREATE TABLE wording_rows (wording TEXT, query TEXT, rows BLOB,
+                                       PRIMARY KEY (wording, query)) WITHOUT ROWID;
         """)
         keys = sorted(set(by_key) | set(flags))
         db.executemany("INSERT INTO groups VALUES (?, ?, ?)",
@@ -154,6 +159,10 @@ def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecuto
                             for lineage in chunk])
             if progress is not None:
                 progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
+        if not changes_only:
+            prefix, concept_rows = _wording_concepts(asked["page-wording-concepts"].result())
+            db.execute("INSERT INTO meta VALUES ('concept_prefix', ?)", (prefix,))
+            db.executemany("INSERT INTO wording_rows VALUES (?, 'rule-concepts', ?)", concept_rows)
         graphs = [] if changes_only else asked["edition-graphs"].result()
         db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
         wording_of = _wording_index(single, wordings, graphs)
@@ -178,6 +187,30 @@ def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecuto
     return {"file": str(target), "bytes": target.stat().st_size, "keys": len(keys),
             "lineages": len(lineages), "rules_placed": len(parents),
             "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _wording_concepts(rows: list[dict]) -> tuple[str, list[tuple[str, str | None]]]:
+    """The concepts' common IRI prefix, and (wording IRI, the rows rule-concepts gives a version
+    of it, as JSON [[concept IRI after the prefix, label?], ...]) for every wording that mentions
+    a concept, in the query's ORDER BY ?label (an unbound label first, then by its text, as
+    Oxigraph compares the @en strings); NULL where two rows tie on the label (their order is the
+    store's: the page asks it). A wording with no row mentions nothing: no row."""
+    prefix = os.path.commonprefix([row["concept"] for row in rows]) if rows else ""
+    by_wording: dict[str, list[dict]] = {}
+    for row in rows:
+        found = {"concept": row["concept"]}
+        if "label" in row:
+            found["label"] = row["label"]
+        by_wording.setdefault(row["wording"], []).append(found)
+    out = []
+    for wording, found in sorted(by_wording.items()):
+        found.sort(key=lambda r: ("label" in r, r.get("label", "")))
+        keys = [("label" in r, r.get("label", "")) for r in found]
+        tie = len(set(keys)) != len(keys)
+        compact = [[r["concept"][len(prefix):], r["label"]] if "label" in r else [r["concept"][len(prefix):]]
+                   for r in found]
+        out.append((wording, None if tie else json.dumps(compact, ensure_ascii=False, separators=(",", ":"))))
+    return prefix, out
 
 
 def _wording_index(single: dict[tuple[str, str], str], wordings: dict[str, list[dict]],
@@ -277,11 +310,12 @@ class PageData:
         with self._lock:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         self.layout = meta.get("layout")
+        self.concept_prefix = meta.get("concept_prefix", "")
         # only the queries whose text is still the one the rows came from
         current = {name for name in (*ANSWERED, changes.QUERY)
                    if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
-        if "lineage-versions" not in current:
-            current.discard("rule")  # its text is the wording's, from lineage-versions' rows
+        if "lineage-versions" not in current:  # the wording's text, and which wording it is, are its rows
+            current.difference_update(WORDING_QUERIES)
         self.answers = current - {changes.QUERY}
         self.has_changes = changes.QUERY in current  # the rows of rules-changed-between
 
@@ -327,13 +361,16 @@ class PageData:
 
     def _from_wording(self, name: str, edition: str, number: str, rule: tuple | None) -> list[dict] | None:
         """``rule`` of a placed rule (one node, a Rule, one parent and order) without a printed
-        number (page-flags), from its wording."""
+        number (page-flags), from its wording; ``rule-concepts`` of such a rule stating no mention
+        of its own (page-flags), from what its wording mentions."""
         if rule is None or not rule[2] & PLACED or rule[2] & KIND_BIT[WORDING_QUERIES[name]]:
             return None
         if rule[0] is None:  # no lineage: no wording, its text is not kept
             return None
         if rule[0] == SEVERAL or rule[3] is None:
             return None
+        if name == "rule-concepts":
+            return self._wording_concepts(rule)
         with self._lock:
             iri = self._db.execute("SELECT iri FROM editions WHERE edition = ?", (edition,)).fetchone()
             versions = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
@@ -352,6 +389,23 @@ class PageData:
             row["text"] = wordings[rule[3]]["text"]
         row["parent"], row["order"] = rule[1], order
         return [row]
+
+    def _wording_concepts(self, rule: tuple) -> list[dict] | None:
+        with self._lock:
+            versions = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
+                                        (rule[0], "lineage-versions")).fetchone()
+        wordings = json.loads(versions[0]) if versions is not None else []
+        if rule[3] >= len(wordings) or "wording" not in wordings[rule[3]]:
+            return None
+        with self._lock:
+            found = self._db.execute("SELECT rows FROM wording_rows WHERE wording = ? AND query = ?",
+                                     (wordings[rule[3]]["wording"], "rule-concepts")).fetchone()
+        if found is None:
+            return []  # the wording mentions nothing
+        if found[0] is None:
+            return None
+        return [{"concept": self.concept_prefix + r[0], "label": r[1]} if len(r) > 1
+                else {"concept": self.concept_prefix + r[0]} for r in json.loads(found[0])]
 
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""

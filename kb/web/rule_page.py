@@ -58,7 +58,7 @@ def rule_page(ctx: WebContext, edition: str, number: str):
         "references": _references(reference_rows),
         "referenced_by": [{"iri": r["source"], "label": r.get("source_number") or f"glossary: {r.get('term', '?')}"}
                           for r in run(paged, "rule-referenced-by", edition=edition, number=number)],
-        "concepts": run(store, "rule-concepts", edition=edition, number=number),
+        "concepts": run(paged, "rule-concepts", edition=edition, number=number),
         "parent": {"number": parent, "iri": mint.numbered(edition, parent)} if parent else None,
         "section": mint.section(edition, rule_numbers.section_of(number)),
         "previous": mint.rule(edition, before) if before else None, "previous_number": before,
