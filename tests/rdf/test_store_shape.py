@@ -38,6 +38,9 @@ SHAPE_ITSELF = {
     "describe": "a rule's description lists its rk:wording",
     "graph-sizes": "counts the quads of each graph",
     "statement-contents": "lists what the statements say, in graph/statements (new with it)",
+    # the page data's readings of the shape (kb.pages): what it answers stays the store's on both
+    "page-wording-concepts": "lists the wordings' rk:mentions (new with them)",
+    "page-flags": "its mentions names the rules stating a mention of their own: every one in the old shape",
 }
 
 
