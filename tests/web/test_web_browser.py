@@ -19,6 +19,21 @@ def _severe_errors(driver) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
+def _and_wait_for_the_next_page(driver, action) -> None:
+    """``action()`` (a click, a submit), then wait until the browser has left the page it was on
+    and loaded the next: an element found at once may still be the old page's, gone stale a
+    moment later (a StaleElementReferenceException seen in CI)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = driver.find_element(By.TAG_NAME, "html")
+    action()
+    wait = WebDriverWait(driver, 30)
+    wait.until(expected_conditions.staleness_of(old))
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def test_a_reader_follows_a_reference_to_the_cited_rule(browser, corpus_web):
     from selenium.webdriver.common.by import By
 
@@ -32,7 +47,7 @@ def test_a_reader_follows_a_reference_to_the_cited_rule(browser, corpus_web):
     target = links[0]
     cited = target.get_attribute("href").rsplit("/", 1)[1]
     assert target.text.strip().startswith(cited[:3])
-    target.click()
+    _and_wait_for_the_next_page(browser, target.click)
     assert browser.current_url.endswith(f"/edition/en/2026-01-16/rule/{cited}")
     assert cited in browser.find_element(By.TAG_NAME, "h1").text
     back = browser.find_elements(By.CSS_SELECTOR, "a[href$='/edition/en/2026-01-16/rule/601.2b']")
@@ -61,6 +76,6 @@ def test_the_home_page_lists_the_editions_and_searches(browser, corpus_web):
     assert "2026-01-16" in text and "1999" in text
     box = browser.find_element(By.CSS_SELECTOR, "input[name='q']")
     box.send_keys("hexproof")
-    box.submit()
+    _and_wait_for_the_next_page(browser, box.submit)
     assert "hexproof" in browser.find_element(By.TAG_NAME, "main").text.lower()
     assert _severe_errors(browser) == []
