@@ -38,8 +38,8 @@ the build wrote for exactly that build, instead of evaluating them per request.
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
   six tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
   among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)
-  -> its rules and their orders as JSON; lineage x query -> the rows as JSON; wording IRI x query
-  -> the rows as JSON; the changes by date). It is
+  -> its rules and their orders as JSON; lineage x query -> the rows as JSON; lineage x wording
+  (its index among those rows) -> its concepts as JSON; the changes by date). It is
   written after the store's swap under a temporary name and renamed into place: a reader
   never sees a half-written file, and since the name is the build's, never another build's
   data. Until it is there (the seconds after a swap), and for a remote store, the page runs

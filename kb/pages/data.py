@@ -44,7 +44,7 @@ SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the 
 PREFIX = "pages-"
 # the file's tables and columns: a file of another layout (written by another version of rulekb,
 # before an upgrade without a rebuild) is not read -- the pages ask the store until the next build
-LAYOUT = "3"  # 3: the flag bits of rule-references (cites) and rule-concepts (mentions), wording_rows
+LAYOUT = "3"  # 3: the flag bits of rule-references (cites) and rule-concepts (mentions), wording_concepts
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
 _WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
 _SELECT = re.compile(r"\bSELECT(\s+DISTINCT)?\s", re.IGNORECASE)
@@ -131,8 +131,8 @@ def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecuto
                                  PRIMARY KEY (edition, parent)) WITHOUT ROWID;
             CREATE TABLE lineage_rows (lineage INTEGER, query TEXT, rows BLOB,
                                        PRIMARY KEY (lineage, query)) WITHOUT ROWID;
-            CREATE TABLE wording_rows (wording TEXT, query TEXT, rows BLOB,
-                                       PRIMARY KEY (wording, query)) WITHOUT ROWID;
+            CREATE TABLE wording_concepts (lineage INTEGER, wording INTEGER, rows BLOB,
+                                           PRIMARY KEY (lineage, wording)) WITHOUT ROWID;
         """)
         keys = sorted(set(by_key) | set(flags))
         db.executemany("INSERT INTO groups VALUES (?, ?, ?)",
@@ -160,9 +160,13 @@ def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecuto
             if progress is not None:
                 progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
         if not changes_only:
-            prefix, concept_rows = _wording_concepts(asked["page-wording-concepts"].result())
+            # a wording by its lineage's number and its index in the lineage's lineage-versions
+            # rows: the two numbers rules.lineage and rules.wording give a rule
+            place = {row["wording"]: (lineage_ids[lineage], index) for lineage, rows in wordings.items()
+                     for index, row in enumerate(rows) if "wording" in row}
+            prefix, concept_rows = _wording_concepts(asked["page-wording-concepts"].result(), place)
             db.execute("INSERT INTO meta VALUES ('concept_prefix', ?)", (prefix,))
-            db.executemany("INSERT INTO wording_rows VALUES (?, 'rule-concepts', ?)", concept_rows)
+            db.executemany("INSERT INTO wording_concepts VALUES (?, ?, ?)", concept_rows)
         graphs = [] if changes_only else asked["edition-graphs"].result()
         db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
         wording_of = _wording_index(single, wordings, graphs)
@@ -189,27 +193,25 @@ def _write(store, progress, target, total, changes_only, pool: ThreadPoolExecuto
             "seconds": round(time.perf_counter() - started, 1)}
 
 
-def _wording_concepts(rows: list[dict]) -> tuple[str, list[tuple[str, str | None]]]:
-    """The concepts' common IRI prefix, and (wording IRI, the rows rule-concepts gives a version
-    of it, as JSON [[concept IRI after the prefix, label?], ...]) for every wording that mentions
-    a concept, in the query's ORDER BY ?label (an unbound label first, then by its text, as
-    Oxigraph compares the @en strings); NULL where two rows tie on the label (their order is the
-    store's: the page asks it). A wording with no row mentions nothing: no row."""
+def _wording_concepts(rows: list[dict], place: dict[str, tuple[int, int]]) -> tuple[str, list[tuple]]:
+    """The concepts' common IRI prefix, and (lineage, wording, the rows rule-concepts gives a
+    version of it, as JSON [[concept IRI after the prefix, label?], ...]) for every wording of
+    ``place`` (wording IRI -> lineage and wording numbers) that mentions a concept, in the query's
+    ORDER BY ?label (an unbound label first, then by its text, as Oxigraph compares the @en
+    strings); NULL where two rows tie on the label (their order is the store's: the page asks
+    it). A wording with no row mentions nothing: no row."""
     prefix = os.path.commonprefix([row["concept"] for row in rows]) if rows else ""
-    by_wording: dict[str, list[dict]] = {}
+    by_wording: dict[tuple[int, int], list[tuple]] = {}
     for row in rows:
-        found = {"concept": row["concept"]}
-        if "label" in row:
-            found["label"] = row["label"]
-        by_wording.setdefault(row["wording"], []).append(found)
+        if row["wording"] in place:  # (sort key: the label's, then the concept's)
+            by_wording.setdefault(place[row["wording"]], []).append(
+                ("label" in row, row.get("label", ""), row["concept"][len(prefix):]))
     out = []
-    for wording, found in sorted(by_wording.items()):
-        found.sort(key=lambda r: ("label" in r, r.get("label", "")))
-        keys = [("label" in r, r.get("label", "")) for r in found]
-        tie = len(set(keys)) != len(keys)
-        compact = [[r["concept"][len(prefix):], r["label"]] if "label" in r else [r["concept"][len(prefix):]]
-                   for r in found]
-        out.append((wording, None if tie else json.dumps(compact, ensure_ascii=False, separators=(",", ":"))))
+    for (lineage, wording), found in sorted(by_wording.items()):
+        found.sort()
+        tie = len({(bound, label) for bound, label, _ in found}) != len(found)
+        compact = [[concept, label] if bound else [concept] for bound, label, concept in found]
+        out.append((lineage, wording, None if tie else json.dumps(compact, ensure_ascii=False, separators=(",", ":"))))
     return prefix, out
 
 
@@ -370,7 +372,7 @@ class PageData:
         if rule[0] == SEVERAL or rule[3] is None:
             return None
         if name == "rule-concepts":
-            return self._wording_concepts(rule)
+            return self._wording_concepts(rule[0], rule[3])
         with self._lock:
             iri = self._db.execute("SELECT iri FROM editions WHERE edition = ?", (edition,)).fetchone()
             versions = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
@@ -390,16 +392,10 @@ class PageData:
         row["parent"], row["order"] = rule[1], order
         return [row]
 
-    def _wording_concepts(self, rule: tuple) -> list[dict] | None:
+    def _wording_concepts(self, lineage: int, wording: int) -> list[dict] | None:
         with self._lock:
-            versions = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
-                                        (rule[0], "lineage-versions")).fetchone()
-        wordings = json.loads(versions[0]) if versions is not None else []
-        if rule[3] >= len(wordings) or "wording" not in wordings[rule[3]]:
-            return None
-        with self._lock:
-            found = self._db.execute("SELECT rows FROM wording_rows WHERE wording = ? AND query = ?",
-                                     (wordings[rule[3]]["wording"], "rule-concepts")).fetchone()
+            found = self._db.execute("SELECT rows FROM wording_concepts WHERE lineage = ? AND wording = ?",
+                                     (lineage, wording)).fetchone()
         if found is None:
             return []  # the wording mentions nothing
         if found[0] is None:
