@@ -193,6 +193,22 @@ def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node():
     assert parents == {("e", "1.1"): "1", ("e", "1.2"): "1", ("e", "1.2a"): "1.2"}
 
 
+def test_a_wordings_concepts_are_kept_in_the_querys_order_and_ties_left_to_the_store():
+    """rule-concepts orders its rows by label (unbound first); the page data keeps each
+    wording's rows in that order, by the lineage and wording numbers a rule's row gives, and
+    keeps none where two labels tie (their order is the store's) or the wording is not placed."""
+    from rulekb.kb.pages import data as page_data
+
+    c = "http://x/concept/"
+    rows = [{"wording": "w1", "concept": c + "b", "label": "Beta"}, {"wording": "w1", "concept": c + "a", "label": "Alpha"},
+            {"wording": "w1", "concept": c + "z"},
+            {"wording": "w2", "concept": c + "p", "label": "Same"}, {"wording": "w2", "concept": c + "q", "label": "Same"},
+            {"wording": "w3", "concept": c + "r", "label": "Elsewhere"}]
+    prefix, kept = page_data._wording_concepts(rows, {"w1": (0, 1), "w2": (4, 0)})
+    assert prefix == c
+    assert kept == [(0, 1, '[["z"],["a","Alpha"],["b","Beta"]]'), (4, 0, None)]
+
+
 def test_bench_pages_renders_each_page_both_ways_and_says_the_load(two_editions):
     """`rulekb bench pages`: the figures' shape, never a speed; both ways give the same bytes."""
     from rulekb.kb.bench.pages import bench_pages, sample
