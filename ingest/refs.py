@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import numbers
 
@@ -65,12 +66,19 @@ def _expand(first: str, last: str | None) -> list[str]:
 
 def find(text: str) -> list[Citation]:
     """Every citation in ``text``, in order of appearance."""
+    return list(_find(text))
+
+
+# A build reads the same text in edition after edition (an unchanged rule, a glossary entry:
+# 18,664 distinct texts among 334,689 over the corpus): each is searched once a process.
+@lru_cache(maxsize=1 << 16)
+def _find(text: str) -> tuple[Citation, ...]:
     found: list[Citation] = []
     pos = 0
     while True:
         trigger = _TRIGGER.search(text, pos)
         if not trigger:
-            return found
+            return tuple(found)
         at = trigger.end()
         expanded: list[str] = []
         while True:
