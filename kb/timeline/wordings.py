@@ -70,6 +70,14 @@ def ending(pairs, number: str) -> list:
     return merged or found
 
 
+def _by_number(pairs, side: str) -> dict[str, list]:
+    """The pairs by their number on ``side`` ("old" or "new"), each list in the pairs' order."""
+    out: dict[str, list] = {}
+    for pair in pairs:
+        out.setdefault(getattr(pair, side), []).append(pair)
+    return out
+
+
 def runs(numbers: dict[str, str], text_of) -> list[list[str]]:
     """The editions of a lineage (``{edition: number}``, chain order) cut into runs of the
     same number and text: ``[[edition, ...], ...]``. ``text_of(edition, number)``."""
@@ -92,8 +100,10 @@ def wording_quads(found, texts: dict[str, dict[str, str]], dates: dict[str, str 
     ``texts``: edition id -> {number: text}; ``dates``: edition id -> effective date."""
     g = ox.NamedNode(graph)
     following: dict[str, str] = {a.old: a.new for a in found.alignments}
-    into: dict[str, list] = {a.new: a.pairs for a in found.alignments}  # edition -> the pairs that led to it
-    out_of: dict[str, list] = {a.old: a.pairs for a in found.alignments}
+    # edition -> number -> the pairs that led to it (into) or out of it (out_of), in order: a
+    # wording looks up its own, not every pair of the alignment (20,000 wordings x 2,000 pairs)
+    into: dict[str, dict[str, list]] = {a.new: _by_number(a.pairs, "new") for a in found.alignments}
+    out_of: dict[str, dict[str, list]] = {a.old: _by_number(a.pairs, "old") for a in found.alignments}
     editions: dict[str, ox.NamedNode] = {}
 
     def edition(edition_id: str) -> ox.NamedNode:
@@ -129,12 +139,12 @@ def wording_quads(found, texts: dict[str, dict[str, str]], dates: dict[str, str 
             if previous is not None:
                 yield ox.Quad(node, REPLACES, previous, g)
             yield ox.Quad(node, C["firstEdition"], edition(run[0]), g)
-            for pair in introducing(into.get(run[0], ()), number):
+            for pair in introducing(into.get(run[0], {}).get(number, ()), number):
                 yield ox.Quad(node, C["introducedBy"], ox.NamedNode(mint.change(run[0], pair.old, pair.new)), g)
             previous = node
         last = next(reversed(lineage.numbers))
         if last in following:
-            for pair in ending(out_of[last], lineage.numbers[last]):
+            for pair in ending(out_of[last].get(lineage.numbers[last], ()), lineage.numbers[last]):
                 yield ox.Quad(previous, C["endedBy"], ox.NamedNode(mint.change(following[last], pair.old, pair.new)), g)
 
 
