@@ -19,9 +19,16 @@ QUERY = "rules-changed-between"
 ALL = {"from": "0000-01-01", "to": "9999-12-31"}  # every date (the window is (from, to])
 
 
-def write(db: sqlite3.Connection, store) -> int:
-    """Create and fill the ``changes`` table of the page data being written; returns its rows."""
-    rows = queries.run(store, QUERY, **ALL)
+def every_row(store) -> list[dict]:
+    """The query's rows over every date: what :func:`write` keeps."""
+    return queries.run(store, QUERY, **ALL)
+
+
+def write(db: sqlite3.Connection, store, rows: list[dict] | None = None) -> int:
+    """Create and fill the ``changes`` table of the page data being written; returns its rows.
+    ``rows``: :func:`every_row`'s, when they were asked for already (else they are asked here)."""
+    if rows is None:
+        rows = every_row(store)
     db.executescript("""
         CREATE TABLE changes (seq INTEGER PRIMARY KEY, language TEXT, date TEXT, row TEXT);
         CREATE INDEX changes_by_date ON changes (date, language);
