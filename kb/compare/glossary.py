@@ -18,6 +18,7 @@ last glossary entry it has.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rulekb.kb.rdf.concepts import concept_key
 
@@ -73,17 +74,25 @@ class Glossary:
 
     def count(self, term: str) -> int:
         """How often the term (its first comma part, obsolete mark aside) occurs in the rules."""
-        if self._text is None:
-            self._text = "\n".join(r.text for r in self._rules).lower().replace("’", "'")
         phrase = _OBSOLETE.sub("", term).split(",")[0].strip().lower()
         if len(phrase) < 3:
             return 0
         if _PLAIN.fullmatch(phrase):  # the usual case: a substring count over the words, in C
             if self._words is None:  # two spaces apart, so "absorb absorb" counts twice
-                self._words = "  " + "  ".join(_WORDS.findall(self._text)) + "  "
+                self._words = "  " + "  ".join(words for words in map(_words_of, (r.text for r in self._rules))
+                                               if words) + "  "
             phrase = "  ".join(phrase.split())
             return sum(self._words.count(f" {phrase}{ending} ") for ending in ("", "s", "es"))
+        if self._text is None:
+            self._text = "\n".join(r.text for r in self._rules).lower().replace("’", "'")
         return len(re.findall(r"\b" + re.escape(phrase) + r"(?:s|es)?\b", self._text))
+
+
+@lru_cache(maxsize=1 << 16)  # a rule text recurs in edition after edition
+def _words_of(text: str) -> str:
+    """A rule text's words and punctuation (lower case), two spaces apart, as Glossary.count
+    reads them: the rules' words are these joined by two spaces."""
+    return "  ".join(_WORDS.findall(text.lower().replace("’", "'")))
 
 
 def compare(old: Glossary, new: Glossary, term_changes=None) -> list[Finding]:

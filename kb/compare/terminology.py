@@ -148,6 +148,18 @@ def _head(key: str) -> str:
     return next((stem(w) for w in key.split("-") if w and w not in _STOP), "")
 
 
+@lru_cache(maxsize=1 << 16)  # a rule text recurs in edition after edition (the build compares 126 pairs)
+def _sentence_words(text: str) -> tuple[tuple[frozenset[str], bool], ...]:
+    """Each sentence of a rule's text: its stemmed words, and whether it negates."""
+    from rulekb.kb.define import sentences
+
+    out = []
+    for sentence in sentences(text):
+        lowered = sentence.lower().replace("’", "'")
+        out.append((frozenset(stem(w) for w in _WORD.findall(lowered)), bool(_NEGATION.search(lowered))))
+    return tuple(out)
+
+
 class SentenceIndex:
     """The sentences of an edition's rules, as sets of stemmed words, for "is it still said?"."""
 
@@ -159,14 +171,8 @@ class SentenceIndex:
     def items(self) -> list[tuple[str, frozenset[str], bool]]:
         """Built on first use: most comparisons never ask (nothing was removed)."""
         if self._items is None:
-            from rulekb.kb.define import sentences
-
-            self._items = []
-            for rule in self._edition.rules:
-                for sentence in sentences(rule.text):
-                    text = sentence.lower().replace("’", "'")
-                    self._items.append((rule.number, frozenset(stem(w) for w in _WORD.findall(text)),
-                                        bool(_NEGATION.search(text))))
+            self._items = [(rule.number, words, negated) for rule in self._edition.rules
+                           for words, negated in _sentence_words(rule.text)]
         return self._items
 
     def find(self, required: frozenset[str], *, negated: bool | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .iris import slug
 
@@ -20,6 +21,7 @@ MIN_LABEL = 3  # "X" and "AP" would match everywhere
 _NOT_PLURAL = frozenset({"plains", "status", "dies", "becomes", "monstrous", "poisonous", "ravenous", "ones"})
 
 
+@lru_cache(maxsize=1 << 16)  # a term recurs in every edition's glossary (62,000 entries, a few thousand terms)
 def concept_key(term: str) -> str:
     """The concept a glossary term names, the same in every edition: case,
     "(Obsolete)", accents, apostrophes and a plural last word aside
