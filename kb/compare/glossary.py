@@ -79,8 +79,7 @@ class Glossary:
             return 0
         if _PLAIN.fullmatch(phrase):  # the usual case: a substring count over the words, in C
             if self._words is None:  # two spaces apart, so "absorb absorb" counts twice
-                self._words = "  " + "  ".join(words for words in map(_words_of, (r.text for r in self._rules))
-                                               if words) + "  "
+                self._words = "  " + "  ".join(filter(None, (_words_of(r.text) for r in self._rules))) + "  "
             phrase = "  ".join(phrase.split())
             return sum(self._words.count(f" {phrase}{ending} ") for ending in ("", "s", "es"))
         if self._text is None:

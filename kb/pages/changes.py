@@ -24,11 +24,9 @@ def every_row(store) -> list[dict]:
     return queries.run(store, QUERY, **ALL)
 
 
-def write(db: sqlite3.Connection, store, rows: list[dict] | None = None) -> int:
-    """Create and fill the ``changes`` table of the page data being written; returns its rows.
-    ``rows``: :func:`every_row`'s, when they were asked for already (else they are asked here)."""
-    if rows is None:
-        rows = every_row(store)
+def write(db: sqlite3.Connection, rows: list[dict]) -> int:
+    """Create and fill the ``changes`` table of the page data being written with ``rows``
+    (:func:`every_row`'s); returns how many."""
     db.executescript("""
         CREATE TABLE changes (seq INTEGER PRIMARY KEY, language TEXT, date TEXT, row TEXT);
         CREATE INDEX changes_by_date ON changes (date, language);

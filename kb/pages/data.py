@@ -221,7 +221,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers) -> dict:
         db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
                        [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
                          parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
-        changed = changes.write(db, store, changed_rows.result())
+        changed = changes.write(db, changed_rows.result())
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
         db.commit()
