@@ -34,12 +34,23 @@ from dataclasses import dataclass
 
 from rulekb.ingest import numbers
 
+from ..errors import KBError
+
 DEFAULT_BASE = "http://localhost:8000/"
 
 
 def base_iri(base: str | None = None) -> str:
+    """``base`` (else RULEKB_BASE_IRI, else the default) ending in "/"; one that is not an
+    absolute IRI ("http://bad base/") is refused here, before a build does any work."""
     base = base or os.environ.get("RULEKB_BASE_IRI") or DEFAULT_BASE
-    return base if base.endswith("/") else base + "/"
+    base = base if base.endswith("/") else base + "/"
+    try:
+        import pyoxigraph
+
+        pyoxigraph.NamedNode(base)
+    except ValueError as error:
+        raise KBError(f"the base IRI {base!r} is not an absolute IRI ({error})") from None
+    return base
 
 
 def slug(term: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from rulekb.kb import service
 from rulekb.kb.build import build
-from rulekb.kb.errors import BuildError, NotFound, QueryError, StoreError
+from rulekb.kb.errors import BuildError, KBError, NotFound, QueryError, StoreError
 from rulekb.kb.rdf.iris import Minter, slug
 from rulekb.kb.store.embedded import EmbeddedStore
 from rulekb.kb.store.kind import bind_values
@@ -168,6 +168,13 @@ def test_the_base_iri_is_configurable(tmp_path, fixtures):
     store = EmbeddedStore(tmp_path / "kb")
     build([str(fixtures / "invented-cr-2030-05-05.txt")], store, base="https://rules.example.org/cr")
     assert service.rule(store, ED, "101.1")["iri"] == f"https://rules.example.org/cr/edition/{ED}/rule/101.1"
+
+
+@pytest.mark.parametrize("base", ["http://bad base/", "no-scheme/", "http://x/<y>/", "http://x/\"/"])
+def test_a_base_that_is_not_an_iri_is_refused_before_any_work(tmp_path, fixtures, base):
+    with pytest.raises(KBError, match="is not an absolute IRI"):
+        build([str(fixtures / "invented-cr-2030-05-05.txt")], EmbeddedStore(tmp_path / "kb"), base=base)
+    assert not (tmp_path / "kb").exists()
 
 
 def test_minted_iris_follow_the_design():
