@@ -103,4 +103,7 @@ def _main(corpus: str, where: str) -> int:
 
 
 if __name__ == "__main__":
+    from rulekb.kb.allocator import prefer_jemalloc
+
+    prefer_jemalloc()  # as `rulekb build` does
     sys.exit(_main(*sys.argv[1:]))

@@ -15,5 +15,16 @@ from . import search_commands, serve_commands, translate_commands  # noqa: F401,
 from . import bench, bench_features, build_bench  # noqa: F401,I001
 
 
+# the commands whose process is worth re-executing on jemalloc (kb.allocator): a build's
+# bulk load frees millions of small keys; a short command would pay a second start-up for nothing
+_ON_JEMALLOC = {"build"}
+
+
 def main() -> None:
+    import sys
+
+    if sys.argv[1:2] and sys.argv[1] in _ON_JEMALLOC:
+        from ..allocator import prefer_jemalloc
+
+        prefer_jemalloc()
     app()
