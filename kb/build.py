@@ -40,7 +40,7 @@ from .rdf import meaning_changes
 from .consistency import store as consistency_store
 from .errors import BuildError, RulekbError
 from .rdf.iris import Minter
-from .rdf.edition import edition_quads
+from .rdf.edition import edition_nquads
 from .rdf.lexicon import ontology_labels
 from .rdf.lineage import change_count, lineage_quads
 from .rdf.mentions import coverage as mention_coverage, wording_mention_quads
@@ -266,47 +266,57 @@ def _meanings(by_id: dict[str, Edition], pairs: list[tuple[str, str]], stage) ->
 def _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
                 meanings, translated, consistent, mint: Minter, stated: dict) -> list[tuple[str, Callable]]:
     """What the store holds, as independent parts in a fixed order: ``(name, on_link ->
-    quads)``. Each part is computed from what the build holds in memory alone, so the
+    N-Quads bytes)``. Each part is computed from what the build holds in memory alone, so the
     parts can run in any process (:func:`_serialised`) and the store is the same."""
 
     def head(on_link):
         yield from ontology_quads(mint.graph("ontology"))
         yield from concept_layer.concept_quads(concepts, mint, mint.graph("concepts"))
 
+    written: set[str] = set()  # the statement contents a process wrote (each worker its own copy)
+
     def edition_part(edition):
-        def quads(on_link):
-            yield from edition_quads(
-                edition, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)),
-                on_link=on_link,
-            )
+        def extras():  # what the edition's graph holds beside its document, and graph/statements
             yield from concept_layer.mention_quads(edition, matchers[edition.language], mint, stated.get(edition.id))
-            yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get)
+            yield from statement_quads(edition.id, statements[edition.id], mint, concept_iri.get, written)
             if edition.id in results:
-                yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri)
-        return quads
+                yield from _inferred(edition.id, statements[edition.id], results[edition.id], mint, concept_iri, written)
+
+        def nquads(on_link) -> bytes:  # the document, most of the quads, written as text (kb.rdf.edition)
+            text = edition_nquads(edition, mint, concept_of=lambda term: concept_iri.get(concept_layer.concept_key(term)),
+                                  on_link=on_link)
+            return text.encode("utf-8") + _nquads(extras())
+        return nquads
+
+    def of_quads(quads: Callable) -> Callable[[Callable], bytes]:
+        return lambda on_link: _nquads(quads(on_link))
 
     return [
-        ("ontology and concepts", head),
+        ("ontology and concepts", of_quads(head)),
         *((f"load {edition.id}", edition_part(edition)) for edition in editions),
-        ("lineages", lambda on_link: lineage_quads(chained, mint)),
-        ("wordings", lambda on_link: wording_quads(chained, texts, dates, mint, mint.graph("lineage"))),
-        ("wording mentions", lambda on_link: wording_mention_quads(chained, texts, matchers, mint, mint.graph("lineage"))),
-        ("changes of meaning", lambda on_link: meaning_changes.quads(meanings, mint, concept_iri.get)),
-        ("translations", lambda on_link: translation_quads(translated, mint)),
-        ("consistency", lambda on_link: consistency_store.quads(consistent, mint)),  # each edition against itself
+        ("lineages", of_quads(lambda on_link: lineage_quads(chained, mint))),
+        ("wordings", of_quads(lambda on_link: wording_quads(chained, texts, dates, mint, mint.graph("lineage")))),
+        ("wording mentions", of_quads(lambda on_link: wording_mention_quads(chained, texts, matchers, mint,
+                                                                             mint.graph("lineage")))),
+        ("changes of meaning", of_quads(lambda on_link: meaning_changes.quads(meanings, mint, concept_iri.get))),
+        ("translations", of_quads(lambda on_link: translation_quads(translated, mint))),
+        ("consistency", of_quads(lambda on_link: consistency_store.quads(consistent, mint))),  # each edition against itself
     ]
 
 
+def _nquads(quads) -> bytes:
+    return ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""
+
+
 def _part_nquads(part) -> tuple[bytes, int, int]:
-    """One part serialised as N-Quads, with its citations and dangling numbers."""
+    """One part's N-Quads, with its citations and dangling numbers."""
     counts = [0, 0]
 
     def count(link) -> None:
         counts[0] += 1
         counts[1] += len(link.dangling)
 
-    data = ox.serialize(part(count), format=ox.RdfFormat.N_QUADS)
-    return data or b"", counts[0], counts[1]
+    return part(count), counts[0], counts[1]
 
 
 def _serialised(parts, stage, report: BuildReport) -> Iterator[bytes]:
@@ -322,12 +332,12 @@ def _serialised(parts, stage, report: BuildReport) -> Iterator[bytes]:
 
 
 def _in_process(parts, stage, report: BuildReport) -> Iterator[ox.Quad]:
-    def count(link) -> None:
-        report.citations += 1
-        report.dangling += len(link.dangling)
-
+    """The parts' quads, made here in turn (a remote store: its client writes them graph by graph)."""
     for name, part in parts:
-        yield from part(count)
+        data, citations, dangling = _part_nquads(part)
+        report.citations += citations
+        report.dangling += dangling
+        yield from ox.parse(data, format=ox.RdfFormat.N_QUADS)
         stage.advance(name, step=int(name.startswith("load ")))
 
 
@@ -422,12 +432,13 @@ def _reasoner(reasoner: str) -> tuple[str, str]:
     return reasoner, ""
 
 
-def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_iri: dict) -> Iterator[ox.Quad]:
+def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_iri: dict,
+              written: set[str] | None = None) -> Iterator[ox.Quad]:
     from .reason import infer
 
     iris = dict(zip(((n, s) for n, s in statements), statement_iris(edition_id, statements, mint)))
     yield from inferred_quads(edition_id, result.inferred, mint, concept_iri.get,
-                              lambda number, statement: iris.get((number, statement)), infer.explain)
+                              lambda number, statement: iris.get((number, statement)), infer.explain, written)
 
 
 _EXTRACTED: dict[tuple[str, str], list] = {}  # (rule text, language) -> its statements, for one process
