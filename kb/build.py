@@ -130,10 +130,15 @@ def build(sources: list[str], store, base: str | None = None,
 
     _EXTRACTED.clear()  # one build's memory (what kb.define reads may differ in the next)
     with stages.stage("definitions", total=len(editions)) as stage:
-        concepts = concept_layer.collect(editions)
-        concept_layer.add_ontology_labels(concepts, ontology_labels())
-        concept_layer.add_sentence_definitions(concepts, editions)  # French texts have no glossary
-        keys = concept_layer.KeyIndex(concepts)
+        extracting = _extract_alongside(editions)
+        try:
+            concepts = concept_layer.collect(editions)
+            concept_layer.add_ontology_labels(concepts, ontology_labels())
+            concept_layer.add_sentence_definitions(concepts, editions)  # French texts have no glossary
+            keys = concept_layer.KeyIndex(concepts)
+            _EXTRACTED.update(extracting.result())
+        finally:
+            extracting.cancel()
         statements = {}
         for edition in editions:
             statements[edition.id] = _statements(edition, keys)
@@ -442,6 +447,17 @@ def _inferred(edition_id: str, statements: list, result, mint: Minter, concept_i
 
 
 _EXTRACTED: dict[tuple[str, str], list] = {}  # (rule text, language) -> its statements, for one process
+
+
+def _extract_alongside(editions: list[Edition]):
+    """:func:`kb.define.extract` of each distinct rule text (with its language), in a forked
+    process (kb.parallel.fork_call) while this one collects the concepts, which it does not
+    need: 3.7 and 2.2 s of CPU that ran one after the other. ``.result()``: the texts' statements."""
+    from .define import extract
+    from .parallel import fork_call
+
+    texts = list(dict.fromkeys((rule.text, edition.language) for edition in editions for rule in edition.rules))
+    return fork_call(lambda: {key: extract(*key) for key in texts})
 
 
 def _edition_statements(edition: Edition) -> list[tuple[str, object]]:

@@ -106,8 +106,13 @@ def defines(text: str, forms: list[tuple[str, ...]]) -> bool:
     return any(form in subjects for form in forms)
 
 
+@lru_cache(maxsize=1 << 16)  # rule texts recur across editions, and each is searched for many terms
+def _text_words(text: str) -> tuple[str, ...]:
+    return tuple(_words(text))
+
+
 def mentions(text: str, forms: list[tuple[str, ...]]) -> bool:
-    words = _words(text)
+    words = _text_words(text)
     for form in forms:
         n = len(form)
         if any(tuple(words[i : i + n]) == form for i in range(len(words) - n + 1)):
