@@ -29,6 +29,7 @@ EXCEPTIONS = {
     "rulekb.kb.lineage.history": (("kb/web/rule_page.py",), "the periods and word diff the rule page displays"),
     "rulekb.kb.define.ask": (("kb/web/concept_pages.py",), "a type annotation only (TYPE_CHECKING)"),
     "rulekb.kb.consistency.report": (("kb/cli/consistency_commands.py",), "`rulekb consistency --report`'s md/html writer"),
+    "rulekb.kb.allocator": (("kb/cli/__init__.py",), "the process's allocator, chosen before any work (it re-executes the command)"),
     "rulekb.kb.progress": (("kb/cli/output.py",), "the stage reporter the CLI implements (bars on a terminal, lines otherwise)"),
     "rulekb.kb.timeline.svg": (("kb/web/",), "the SVG timelines the pages draw: presentation"),
     "rulekb.kb.timeline.feeds": (("kb/web/timeline_pages.py",), "the Atom documents the feeds serve: presentation"),

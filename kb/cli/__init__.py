@@ -16,14 +16,15 @@ from . import bench, bench_features, build_bench  # noqa: F401,I001
 
 
 # the commands whose process is worth re-executing on jemalloc (kb.allocator): a build's
-# bulk load frees millions of small keys; a short command would pay a second start-up for nothing
-_ON_JEMALLOC = {"build"}
+# bulk load frees millions of small keys (and `bench kb` times a build); a short command
+# would pay a second start-up for nothing
+_ON_JEMALLOC = (["build"], ["bench", "kb"])
 
 
 def main() -> None:
     import sys
 
-    if sys.argv[1:2] and sys.argv[1] in _ON_JEMALLOC:
+    if any(sys.argv[1:1 + len(command)] == command for command in _ON_JEMALLOC):
         from ..allocator import prefer_jemalloc
 
         prefer_jemalloc()
