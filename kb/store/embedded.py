@@ -250,8 +250,7 @@ class EmbeddedStore:
                     store.optimize()
                     store.flush()
                     count = len(store)
-                    del store
-                    gc.collect()
+                    del store  # (its last reference: closed here; the loader's thread let go of it)
                 if callable(waiting):
                     with stages.stage("index", total=1):
                         waiting()
