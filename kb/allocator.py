@@ -6,8 +6,8 @@ perf on the corpus's 3.8 million quads). With jemalloc the same load took 31 s o
 of 38, and the warm build 74 s instead of 84. The allocator is chosen when a process starts,
 so :func:`prefer_jemalloc` re-executes the process with ``LD_PRELOAD`` once, before any work;
 its children (the reasoner's JVMs) get the environment the user gave, and a user's own
-LD_PRELOAD is left alone. Nothing else changes:
-the same store, byte for byte in what it answers. ``RULEKB_MALLOC=system`` keeps glibc's.
+LD_PRELOAD is left alone. Nothing else changes: the same store, every query answering alike.
+``RULEKB_MALLOC=system`` keeps glibc's.
 """
 
 from __future__ import annotations

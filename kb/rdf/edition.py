@@ -77,7 +77,7 @@ def edition_nquads(edition: Edition, mint: Minter, concept_of: Callable[[str], s
                    on_link=None) -> str:
     """All quads of one edition, in its named graph, as N-Quads text.
 
-    Written as text, not as pyoxigraph quads: a build's 2.4 million edition quads cost
+    Written as text, not as pyoxigraph quads: a build's 2.1 million document quads cost
     6.3 s of CPU to make as objects and 3 more to serialise; the text is what the bulk
     loader reads. Literals are escaped as JSON strings are (``\\"``, ``\\\\``, ``\\n``,
     ``\\uXXXX`` for other control characters), which N-Quads reads alike; every IRI is
