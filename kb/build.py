@@ -19,13 +19,16 @@
 6. Stream every edition's quads, the concepts, the statements, what the reasoner
    inferred, the lineages and the ontology into a new store, then swap it in
    (:meth:`kb.store.embedded.EmbeddedStore.replace`).
-7. The search index of the same editions (:mod:`kb.search`), written beside the
-   new store before the swap (the pair is swapped at once); a remote store gets
+7. The search index of the same editions (:mod:`kb.search`), written by a forked
+   process from the end of step 5's alignment on (:class:`_IndexEarly`) and put beside
+   the new store before the swap (the pair is swapped at once); a remote store gets
    a local index, swapped in once the remote build has committed.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -40,9 +43,9 @@ from .rdf import meaning_changes
 from .consistency import store as consistency_store
 from .errors import BuildError, RulekbError
 from .rdf.iris import Minter
-from .rdf.edition import edition_nquads
+from .rdf.edition import edition_nquads, structure_rows
 from .rdf.lexicon import ontology_labels
-from .rdf.lineage import change_count, lineage_quads
+from .rdf.lineage import change_count, lineage_quads, lineage_rows
 from .rdf.mentions import coverage as mention_coverage, wording_mention_quads
 from .progress import Reporter, Stages
 from .rdf.statements import inferred_quads, statement_iris, statement_quads
@@ -149,7 +152,10 @@ def build(sources: list[str], store, base: str | None = None,
     # and checks: none of that needs its results but the consistency's verdict, folded in last
     from .parallel import Background
 
-    reasoning = Background(lambda cancelled: _reason_stage(stages, statements, terms, reasoner, cancelled))
+    reasoning = Background(lambda cancelled: _reason_stage(stages, statements, terms, reasoner, cancelled),
+                           name="rulekb-reason")
+    indexing: _IndexEarly | None = None
+    page_rows: Background | None = None
     try:
         report.concepts = len(concepts)
         matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
@@ -158,6 +164,11 @@ def build(sources: list[str], store, base: str | None = None,
         complete = [e for e in editions if not e.partial]
         with stages.stage("align", total=len(complete) - len({e.language for e in complete})) as stage:
             chained, report.lineage_cached = chain(editions, stages.callback_for(stage))
+        from .search import build as search_build
+
+        write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
+        if store.local_root is not None:  # the index needs nothing after the lineages: written from now on
+            indexing = _IndexEarly(store.local_root, write_index, report)
         report.lineages, report.changes = len(chained), change_count(chained)
         report.lineage_seconds = round(time.perf_counter() - started_chain, 2)
         pairs = [(a.old, a.new) for a in chained.alignments]
@@ -183,21 +194,26 @@ def build(sources: list[str], store, base: str | None = None,
             results, report.reasoning = reasoning.result()
             consistent, report.consistency = consistency_store.with_reasoner(editions, checked, results, cached,
                                                                              started_checks)
+        parts = _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
+                            meanings, translated, consistent, mint, stated)
+        if indexing is not None:  # embedded: the index beside the new build, one swap for both
+            def chunks() -> Iterator[bytes]:  # the load stage ends when the store has every part
+                nonlocal page_rows
+                with stages.stage("load", total=len(editions)) as stage:
+                    yield from _serialised(parts, stage, report)
+                # from here to the swap this thread waits for the loader and the compaction (one
+                # core, no GIL): the page data's rows are made meanwhile
+                page_rows = Background(lambda cancelled: _page_rows(editions, chained, mint), name="rulekb-page-rows")
+
+            report.quads = store.replace(nquads=chunks(), beside=indexing.beside, stages=stages)
+    except BaseException:
+        if indexing is not None:
+            indexing.cancel()
+        raise
     finally:
         reasoning.cancel()  # a failure above stops the reasoner at its next set (and waits for it)
 
-    parts = _load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
-                        meanings, translated, consistent, mint, stated)
-    from .search import build as search_build
-
-    write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
-    if store.local_root is not None:  # embedded: the index beside the new build, one swap for both
-        def chunks() -> Iterator[bytes]:  # the load stage ends when the store has every part
-            with stages.stage("load", total=len(editions)) as stage:
-                yield from _serialised(parts, stage, report)
-
-        report.quads = store.replace(nquads=chunks(), beside=_index_alongside(write_index, report), stages=stages)
-    else:  # remote: a local index of what the endpoint now holds
+    if indexing is None:  # remote: a local index of what the endpoint now holds
         from .search.home import remote_root, swap_local
 
         with stages.stage("load", total=len(editions)) as stage:
@@ -207,7 +223,8 @@ def build(sources: list[str], store, base: str | None = None,
     from .pages import write as write_pages
 
     with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
-        report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total)
+        report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total,
+                                   known=page_rows.result() if page_rows is not None else None)
     report.seconds = time.perf_counter() - started
     report.stages, report.stage_cpu = _in_order(stages.seconds), _in_order(stages.cpu)
     report.load_average = _load_average()
@@ -217,6 +234,17 @@ def build(sources: list[str], store, base: str | None = None,
 
 STAGE_ORDER = ("parse", "definitions", "reason", "align", "meanings", "translations", "consistency", "load", "store",
                "index", "pages")
+
+
+def _page_rows(editions: list[Edition], chained, mint: Minter) -> dict[str, list[dict]]:
+    """The rows of page-structure and page-lineages as the new store answers them, from what
+    this build wrote (kb.rdf.edition.structure_rows, kb.rdf.lineage.lineage_rows): the page
+    data need not ask the store for 490,000 rows it was just given."""
+    structure, numbers = [], {}
+    for edition in editions:
+        rows, numbers[edition.id] = structure_rows(edition, mint)
+        structure.extend(rows)
+    return {"page-structure": structure, "page-lineages": lineage_rows(chained, mint, numbers)}
 
 
 def _in_order(figures: dict) -> dict:
@@ -346,16 +374,45 @@ def _in_process(parts, stage, report: BuildReport) -> Iterator[ox.Quad]:
         stage.advance(name, step=int(name.startswith("load ")))
 
 
-def _index_alongside(write_index, report: BuildReport):
-    """``beside`` for the store: the search index written by a forked process while the
-    store loads; the callable it returns waits for it (kb.parallel.fork_call)."""
-    from .parallel import fork_call
+class _IndexEarly:
+    """The search index, written by a forked process (kb.parallel.fork_call) from the end of
+    the align stage on, into a staging directory under the store's root (kb.search.home).
+    The stages between align and load leave one core idle (the main thread and the
+    reasoner's thread share one interpreter), and so do the end of the bulk load and the
+    compaction: that is where the index's 5 s of CPU go (at a lower priority), instead of
+    into the load, when both cores are busy. :meth:`beside` is the store's ``beside``
+    step: it waits for the index and renames it to the new build's companion."""
 
-    def start(directory):
-        job = fork_call(lambda: write_index(directory))
-        return lambda: report.search.update(job.result())
+    def __init__(self, root, write_index, report: BuildReport):
+        from .parallel import fork_call
+        from .search.home import staging
 
-    return start
+        self._staging = staging(root)
+        self._report = report
+        target = self._staging / "index"
+        self._target = target
+        self._job = fork_call(lambda: _niced(write_index, target))
+
+    def beside(self, partner):
+        def wait() -> None:
+            self._report.search.update(self._job.result())
+            os.replace(self._target, partner)
+            self._staging.rmdir()
+
+        return wait
+
+    def cancel(self) -> None:
+        self._job.cancel()
+        shutil.rmtree(self._staging, ignore_errors=True)
+
+
+def _niced(task: Callable, *args):
+    """``task(*args)`` at a lower priority (this process and the threads it starts): the
+    index has until the store is compacted, so it takes the cycles the build's critical path
+    leaves (measured: at the same priority its two writer threads slowed the main process's
+    stages by as much as they saved the load)."""
+    os.nice(10)
+    return task(*args)
 
 
 def _texts(edition: Edition) -> dict[str, str]:

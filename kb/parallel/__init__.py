@@ -102,12 +102,12 @@ class Background:
     build's reasoner and its JVMs): the thread mostly waits for them, so it costs the main thread
     little."""
 
-    def __init__(self, task: Callable):
+    def __init__(self, task: Callable, name: str = "rulekb-background"):
         import threading
 
         self.cancelled = threading.Event()
         self._value: tuple | None = None
-        self._thread = threading.Thread(target=self._run, args=(task,), name="rulekb-reason", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(task,), name=name, daemon=True)
         self._thread.start()
 
     def _run(self, task: Callable) -> None:

@@ -184,6 +184,45 @@ def edition_nquads(edition: Edition, mint: Minter, concept_of: Callable[[str], s
     return "".join(lines)
 
 
+def structure_rows(edition: Edition, mint: Minter) -> tuple[list[dict[str, str]], dict[str, set[str]]]:
+    """What :func:`edition_nquads` states of the edition's numbered nodes, as the store would
+    answer for them: the rows of ``page-structure`` (one per Rule node x its number x order x
+    parent x the parent's number, RDF's sets and all: a number two rules share is one node
+    with two orders), and each node's numbers (IRI -> its ``rk:number`` values), which
+    ``page-lineages`` joins on (:func:`kb.rdf.lineage.lineage_rows`). The build hands them to
+    the page data (kb.pages) instead of asking the store again for what it just wrote.
+
+    The same names and nearest-ancestor parents as :func:`edition_nquads`, in the same order
+    of assignment (headings, then every rule, then the parents): ``tests/web/test_page_data``
+    compares the page data written from these rows with the one written from the queries'."""
+    eid = edition.id
+    numbers: dict[str, set[str]] = {}
+    orders: dict[str, set[int]] = {}
+    parents: dict[str, set[str]] = {}
+    numbered: dict[str, str] = {}
+    for kind, heading in [("Part", h) for h in edition.parts] + [("Section", h) for h in edition.sections]:
+        node = numbered[heading.number] = mint.numbered(eid, heading.number)
+        numbers.setdefault(node, set()).add(heading.number)
+        orders.setdefault(node, set()).add(heading.order)
+        if kind == "Section" and heading.number[0] in numbered:
+            parents.setdefault(node, set()).add(numbered[heading.number[0]])
+    for rule in edition.rules:
+        numbered[rule.number] = mint.rule(eid, rule.number)
+    rules: dict[str, None] = {}
+    for rule in edition.rules:
+        node = numbered[rule.number]
+        rules[node] = None
+        numbers.setdefault(node, set()).add(rule.number)
+        orders.setdefault(node, set()).add(rule.order)
+        parent = _parent(rule.parent, numbered)
+        if parent is not None:
+            parents.setdefault(node, set()).add(parent)
+    rows = [{"edition": eid, "number": number, "order": str(order), "parent_number": parent_number}
+            for node in rules for number in numbers[node] for order in orders[node]
+            for parent in parents.get(node, ()) for parent_number in numbers[parent]]
+    return rows, numbers
+
+
 def _parent(number: str | None, numbered: dict[str, str]) -> str | None:
     """The nearest existing ancestor (a subrule whose rule is missing hangs on the section)."""
     while number:

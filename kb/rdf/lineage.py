@@ -60,6 +60,23 @@ def label(numbers: dict[str, str]) -> str:
     return " → ".join(seen)
 
 
+def lineage_rows(found: Lineages, mint: Minter, numbers: dict[str, dict[str, set[str]]]) -> list[dict[str, str]]:
+    """The rows of ``page-lineages`` for the versions :func:`lineage_quads` links, as the store
+    would answer: (edition, number, lineage) for each ``rk:lineage`` link and each
+    ``rk:number`` its version has in its edition's graph (``numbers``: edition id -> node IRI
+    -> numbers, :func:`kb.rdf.edition.structure_rows`); a version its edition does not state
+    gives none. The build hands them to the page data (kb.pages)."""
+    rows = []
+    prefixes = {edition: mint.rule(edition, "") for edition in numbers}  # (as lineage_quads names versions)
+    for lid, lineage in found.lineages.items():
+        node = mint.lineage(lid)
+        for edition, number in lineage.numbers.items():
+            if edition in prefixes:
+                for stated in numbers[edition].get(prefixes[edition] + number, ()):
+                    rows.append({"edition": edition, "number": stated, "lineage": node})
+    return rows
+
+
 def lineage_quads(found: Lineages, mint: Minter, graph: str | None = None) -> Iterator[ox.Quad]:
     """Every lineage, its versions' links and the changes between consecutive editions."""
     g = ox.NamedNode(graph or mint.graph(GRAPH_NAME))

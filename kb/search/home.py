@@ -21,6 +21,33 @@ from collections.abc import Callable
 from pathlib import Path
 
 PREFIX = "search-"
+STAGING = ".search-staging-"  # + the writing process's pid + a unique tail
+
+
+def staging(root: Path) -> Path:
+    """A new private directory under an embedded store's ``root`` for an index written before
+    the build's data directory exists (:mod:`kb.build` starts the index as soon as the lineages
+    are known); the build renames what it holds to the new build's :func:`companion` just
+    before the swap. Its name carries the build's pid, so a build killed before its swap
+    leaves one that a later build removes (:func:`stale_staging`)."""
+    root.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=root))
+
+
+def stale_staging(root: Path) -> list[Path]:
+    """The staging directories under ``root`` whose build is no longer running."""
+    stale = []
+    for path in root.glob(f"{STAGING}*"):
+        pid = path.name[len(STAGING):].partition("-")[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            stale.append(path)
+        except PermissionError:  # alive, another user's
+            pass
+    return stale
 
 
 def companion(data_dir: Path) -> Path:

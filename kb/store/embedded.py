@@ -270,10 +270,13 @@ class EmbeddedStore:
         os.replace(link, self.root / "current")
 
     def _drop_all_but(self, fresh: Path) -> None:
-        """After the swap: close what this process had open, remove the older builds and indexes."""
+        """After the swap: close what this process had open, remove the older builds and indexes
+        (and the indexes killed builds were staging)."""
+        from ..search.home import stale_staging
+
         self.close()
         keep = (fresh, _partner(fresh))
-        for old in [*self.root.glob("data-*"), *self.root.glob("search-*")]:
+        for old in [*self.root.glob("data-*"), *self.root.glob("search-*"), *stale_staging(self.root)]:
             if old not in keep:
                 shutil.rmtree(old, ignore_errors=True)
 

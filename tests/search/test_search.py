@@ -138,6 +138,46 @@ def test_a_rebuild_swaps_the_pair_and_a_reader_follows(tmp_path):
     assert len(list(store.root.glob("search-*"))) == 1 and len(list(store.root.glob("data-*"))) == 1
 
 
+def test_an_index_staged_early_is_cleaned_up_when_the_build_fails_or_is_killed(tmp_path, monkeypatch):
+    """The build writes the index from the end of the alignment on, into a staging directory
+    under the store (kb.search.home.staging): a build failing after that leaves neither it nor a
+    half-written store, and a killed build's staging (its pid gone) goes with the next build;
+    a running build's (pid 1 here) stays."""
+    import rulekb.kb.build as building
+    from rulekb.kb.store.embedded import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path / "store")
+    building.build([SOURCES[0] + "/invented-cr-2040-01-01.txt"], store, reasoner="none")
+    before = sorted(p.name for p in store.root.iterdir())
+
+    def broken(*args, **kwargs):
+        assert list(store.root.glob(".search-staging-*")), "the index is being written by now"
+        raise RuntimeError("the translations failed")
+
+    monkeypatch.setattr(building, "translations", broken)
+    with pytest.raises(RuntimeError, match="translations failed"):
+        building.build(SOURCES[:1], store, reasoner="none")
+    assert sorted(p.name for p in store.root.iterdir()) == before
+    assert searcher_for(store).default_edition("en") == OLD  # the old pair still answers
+
+    monkeypatch.undo()
+    (store.root / ".search-staging-1-running").mkdir()
+    killed = store.root / f".search-staging-{_dead_pid()}-killed"
+    (killed / "index").mkdir(parents=True)
+    building.build(SOURCES[:1], store, reasoner="none")
+    assert not killed.exists() and (store.root / ".search-staging-1-running").is_dir()
+    assert searcher_for(store).default_edition("en") == NEW
+
+
+def _dead_pid() -> int:
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
 def test_a_store_without_an_index_says_to_rebuild(tmp_path):
     from rulekb.kb.store.embedded import EmbeddedStore
 

@@ -52,6 +52,25 @@ def same_pages(root: str, paths: list[str]) -> None:
         assert a_body == b_body, path
 
 
+def same_page_data(built: Path, asked: Path) -> int:
+    """Asserts two page data files hold the same tables row for row; returns the rows."""
+    import sqlite3
+
+    a, b = sqlite3.connect(built), sqlite3.connect(asked)
+    try:
+        tables = [name for (name,) in a.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        assert tables == [name for (name,) in b.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        compared = 0
+        for table in tables:
+            rows = a.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            assert rows == b.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall(), table
+            compared += len(rows)
+        return compared
+    finally:
+        a.close()
+        b.close()
+
+
 @pytest.fixture
 def two_editions(tmp_path):
     from rulekb.kb.build import build
@@ -170,6 +189,55 @@ def test_corpus_page_data_rows_and_pages(corpus_kb, corpus_web):
                 if r["edition"] == "en/2026-01-16" and r["what"] == "findings"][:5]
     assert rows_agree(store, keys + special) > 0
     same_pages(corpus_web, [f"edition/{e}/rule/{n}" for e, n in keys[::6] + special])
+
+
+def test_corpus_page_data_from_the_builds_memory_is_the_page_data_from_the_queries(corpus_kb, tmp_path):
+    """The build hands the page data the rows of page-structure and page-lineages it wrote
+    (kb.rdf.edition.structure_rows, kb.rdf.lineage.lineage_rows) instead of asking the store:
+    on the real corpus (numbers two nodes share, subrules without their rule, renumbered
+    lineages) the file is the one the queries give, table for table."""
+    store, report = corpus_kb
+    asked = tmp_path / "asked.sqlite"
+    write(store, target=asked)
+    assert same_page_data(Path(report.pages["file"]), asked) > 300_000
+
+
+def test_page_data_from_the_builds_memory_is_the_page_data_from_the_queries(two_editions, tmp_path):
+    store, report = two_editions
+    asked = tmp_path / "asked.sqlite"
+    write(store, target=asked)
+    assert same_page_data(Path(report.pages["file"]), asked) > 0
+
+
+def test_structure_rows_are_page_structures_rows_for_odd_numbering():
+    """A number two rules share (one node, two orders), a subrule whose rule is missing
+    (it hangs on the section), a rule whose section is missing (on the part), a rule numbered
+    like a section (two nodes of one number), a rule with no parent at all: the rows made
+    from memory are the query's, as a multiset."""
+    from collections import Counter
+
+    from rulekb.ingest.model import Edition, Heading, Rule
+    from rulekb.kb.rdf.edition import edition_nquads, structure_rows
+    from rulekb.kb.rdf.iris import Minter
+    from rulekb.kb.store.embedded import EmbeddedStore
+
+    edition = Edition(id="en/2030-01-01", language="en", effective_date="2030-01-01", title="Odd",
+                      parts=[Heading("1", "Game Concepts", 1)],
+                      sections=[Heading("100", "General", 2), Heading("101", "Other", 3)],
+                      rules=[Rule("100.1", "One.", parent="100", order=4), Rule("100.1", "Again.", parent="100", order=5),
+                             Rule("100.1a", "Sub.", parent="100.1", order=6), Rule("100.2b", "Orphan.", parent="100.2", order=7),
+                             Rule("102.1", "No section.", parent="102", order=8), Rule("101", "Like a section.", parent="1", order=9),
+                             Rule("101.1", "Under both.", parent="101", order=10), Rule("9.9", "Nowhere.", order=11)])
+    mint = Minter.for_base("http://example.org/")
+    store = EmbeddedStore.in_memory(edition_nquads(edition, mint).encode())
+    rows, numbers = structure_rows(edition, mint)
+
+    def bag(found):
+        return Counter(tuple(sorted(row.items())) for row in found)
+
+    assert bag(rows) == bag(run(store, "page-structure"))
+    assert numbers[mint.rule(edition.id, "100.1")] == {"100.1"}
+    assert len([r for r in rows if r["number"] == "100.1"]) == 2  # one node, two orders
 
 
 def test_siblings_are_left_to_the_store_where_the_number_is_not_the_node():
