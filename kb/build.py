@@ -51,6 +51,7 @@ from .progress import Reporter, Stages
 from .rdf.statements import inferred_quads, statement_iris, statement_quads
 from .timeline.wordings import wording_count, wording_quads
 from .rdf.translation import translation_quads, translations
+from .rdf.vocab import RK
 
 REASONERS = ("auto", "hermit", "owlrl", "none")
 
@@ -203,7 +204,8 @@ def build(sources: list[str], store, base: str | None = None,
                     yield from _serialised(parts, stage, report)
                 # from here to the swap this thread waits for the loader and the compaction (one
                 # core, no GIL): the page data's rows are made meanwhile
-                page_rows = Background(lambda cancelled: _page_rows(editions, chained, mint), name="rulekb-page-rows")
+                page_rows = Background(lambda cancelled: _page_rows(editions, chained, mint, matchers, stated, consistent),
+                                       name="rulekb-page-rows")
 
             report.quads = store.replace(nquads=chunks(), beside=indexing.beside, stages=stages)
     except BaseException:
@@ -236,15 +238,31 @@ STAGE_ORDER = ("parse", "definitions", "reason", "align", "meanings", "translati
                "index", "pages")
 
 
-def _page_rows(editions: list[Edition], chained, mint: Minter) -> dict[str, list[dict]]:
-    """The rows of page-structure and page-lineages as the new store answers them, from what
-    this build wrote (kb.rdf.edition.structure_rows, kb.rdf.lineage.lineage_rows): the page
-    data need not ask the store for 490,000 rows it was just given."""
-    structure, numbers = [], {}
+def _page_rows(editions: list[Edition], chained, mint: Minter, matchers: dict, stated: dict,
+               consistent) -> dict[str, list[dict]]:
+    """The rows of page-structure, page-lineages and page-flags as the new store answers them,
+    from what this build wrote (kb.rdf.edition.structure_rows, kb.rdf.lineage.lineage_rows,
+    the rules that state their own mentions, the places the consistency findings involve):
+    the page data need not ask the store for 590,000 rows it was just given."""
+    structure, flags, numbers = [], [], {}
     for edition in editions:
-        rows, numbers[edition.id] = structure_rows(edition, mint)
+        rows, numbers[edition.id], stated_flags = structure_rows(edition, mint)
         structure.extend(rows)
-    return {"page-structure": structure, "page-lineages": lineage_rows(chained, mint, numbers)}
+        flags.extend(stated_flags)
+    edition_of = {node: edition for edition, nodes in numbers.items() for node in nodes}
+
+    def flag(nodes, what: str) -> None:
+        found = {(edition_of[node], number) for node in nodes if node in edition_of
+                 for number in numbers[edition_of[node]][node]}
+        flags.extend({"edition": e, "number": n, "what": what} for e, n in sorted(found))
+
+    flag((mint.rule(edition.id, rule.number) for edition in editions
+          for rule, _ in concept_layer.rule_mentions(edition, matchers[edition.language], stated.get(edition.id))),
+         "mentions")
+    involves = ox.NamedNode(str(RK.involvesRule))
+    flag((quad.object.value for quad in consistency_store.quads(consistent, mint) if quad.predicate == involves),
+         "findings")
+    return {"page-structure": structure, "page-lineages": lineage_rows(chained, mint, numbers), "page-flags": flags}
 
 
 def _in_order(figures: dict) -> dict:

@@ -130,7 +130,7 @@ def _in_worker(task: Callable, *args):
     return task(_WORKER_STORE, *args)
 
 
-KNOWABLE = ("page-structure", "page-lineages")  # the queries whose rows a caller may hand to write()
+KNOWABLE = ("page-structure", "page-lineages", "page-flags")  # the queries whose rows a caller may hand to write()
 
 
 def _answered(rows: list[dict]) -> Future:

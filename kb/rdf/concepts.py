@@ -175,8 +175,17 @@ def mention_quads(edition: Edition, matcher: Matcher, mint: Minter,
     already (``stated``: rule number -> concept keys, :func:`kb.rdf.mentions.coverage`)."""
     g = ox.NamedNode(mint.edition(edition.id))
     mentions = ox.NamedNode(str(RK.mentions))
+    for rule, keys in rule_mentions(edition, matcher, stated):
+        node = ox.NamedNode(mint.rule(edition.id, rule.number))
+        for key in keys:
+            yield ox.Quad(node, mentions, ox.NamedNode(mint.concept(key)), g)
+
+
+def rule_mentions(edition: Edition, matcher: Matcher, stated: dict[str, frozenset[str]] | None = None):
+    """(rule, the concept keys it states itself, sorted) for each rule of ``edition`` that
+    mentions a concept its wording does not state (:func:`mention_quads`' rules)."""
     stated = stated or {}
     for rule in edition.rules:
-        node = ox.NamedNode(mint.rule(edition.id, rule.number))
-        for key in sorted(matcher.mentions(rule.text) - stated.get(rule.number, frozenset())):
-            yield ox.Quad(node, mentions, ox.NamedNode(mint.concept(key)), g)
+        keys = matcher.mentions(rule.text) - stated.get(rule.number, frozenset())
+        if keys:
+            yield rule, sorted(keys)

@@ -184,13 +184,15 @@ def edition_nquads(edition: Edition, mint: Minter, concept_of: Callable[[str], s
     return "".join(lines)
 
 
-def structure_rows(edition: Edition, mint: Minter) -> tuple[list[dict[str, str]], dict[str, set[str]]]:
+def structure_rows(edition: Edition, mint: Minter) -> tuple[list[dict[str, str]], dict[str, set[str]], list[dict[str, str]]]:
     """What :func:`edition_nquads` states of the edition's numbered nodes, as the store would
     answer for them: the rows of ``page-structure`` (one per Rule node x its number x order x
     parent x the parent's number, RDF's sets and all: a number two rules share is one node
-    with two orders), and each node's numbers (IRI -> its ``rk:number`` values), which
-    ``page-lineages`` joins on (:func:`kb.rdf.lineage.lineage_rows`). The build hands them to
-    the page data (kb.pages) instead of asking the store again for what it just wrote.
+    with two orders); each node's numbers (IRI -> its ``rk:number`` values), which
+    ``page-lineages`` and the rest of ``page-flags`` join on (:func:`kb.rdf.lineage.lineage_rows`,
+    kb.build); and the rows of ``page-flags`` the document states (examples, printed, cites,
+    cited, twice: distinct). The build hands them to the page data (kb.pages) instead of
+    asking the store again for what it just wrote.
 
     The same names and nearest-ancestor parents as :func:`edition_nquads`, in the same order
     of assignment (headings, then every rule, then the parents): ``tests/web/test_page_data``
@@ -220,7 +222,24 @@ def structure_rows(edition: Edition, mint: Minter) -> tuple[list[dict[str, str]]
     rows = [{"edition": eid, "number": number, "order": str(order), "parent_number": parent_number}
             for node in rules for number in numbers[node] for order in orders[node]
             for parent in parents.get(node, ()) for parent_number in numbers[parent]]
-    return rows, numbers
+    flagged: dict[str, set[str]] = {"examples": set(), "printed": set(), "cites": set(), "cited": set()}
+    for rule in edition.rules:
+        if rule.examples:
+            flagged["examples"].add(numbered[rule.number])
+        if rule.printed:
+            flagged["printed"].add(numbered[rule.number])
+    for link in linking.edition_links(edition, set(numbered)):
+        if link.owner != "glossary":  # (a glossary entry has no number; an example's rule cites through it)
+            flagged["cites"].add(numbered[link.rule])
+        flagged["cited"].update(numbered[number] for number, resolved in zip(link.numbers, link.resolved) if resolved)
+    nodes_of: dict[str, int] = {}
+    for found in numbers.values():
+        for number in found:
+            nodes_of[number] = nodes_of.get(number, 0) + 1
+    flags = [{"edition": eid, "number": number, "what": what}
+             for what, nodes in flagged.items() for number in sorted({n for node in nodes for n in numbers[node]})]
+    flags += [{"edition": eid, "number": number, "what": "twice"} for number, count in nodes_of.items() if count > 1]
+    return rows, numbers, flags
 
 
 def _parent(number: str | None, numbered: dict[str, str]) -> str | None:

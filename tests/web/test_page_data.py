@@ -209,11 +209,12 @@ def test_page_data_from_the_builds_memory_is_the_page_data_from_the_queries(two_
     assert same_page_data(Path(report.pages["file"]), asked) > 0
 
 
-def test_structure_rows_are_page_structures_rows_for_odd_numbering():
+def test_structure_rows_are_page_structures_and_page_flags_rows_for_odd_numbering():
     """A number two rules share (one node, two orders), a subrule whose rule is missing
     (it hangs on the section), a rule whose section is missing (on the part), a rule numbered
-    like a section (two nodes of one number), a rule with no parent at all: the rows made
-    from memory are the query's, as a multiset."""
+    like a section (two nodes of one number), a rule with no parent at all; examples, citations
+    (a rule's, an example's, a dangling one) and a printed number: the rows made from memory
+    are the queries', as multisets."""
     from collections import Counter
 
     from rulekb.ingest.model import Edition, Heading, Rule
@@ -224,18 +225,21 @@ def test_structure_rows_are_page_structures_rows_for_odd_numbering():
     edition = Edition(id="en/2030-01-01", language="en", effective_date="2030-01-01", title="Odd",
                       parts=[Heading("1", "Game Concepts", 1)],
                       sections=[Heading("100", "General", 2), Heading("101", "Other", 3)],
-                      rules=[Rule("100.1", "One.", parent="100", order=4), Rule("100.1", "Again.", parent="100", order=5),
-                             Rule("100.1a", "Sub.", parent="100.1", order=6), Rule("100.2b", "Orphan.", parent="100.2", order=7),
+                      rules=[Rule("100.1", "One.", parent="100", order=4), Rule("100.1", "Again, see rule 101.1.", parent="100", order=5),
+                             Rule("100.1a", "Sub.", examples=["Example: As rule 102.1 says."], parent="100.1", order=6),
+                             Rule("100.2b", "Orphan, see rule 999.9.", parent="100.2", order=7, printed="100.2 b"),
                              Rule("102.1", "No section.", parent="102", order=8), Rule("101", "Like a section.", parent="1", order=9),
                              Rule("101.1", "Under both.", parent="101", order=10), Rule("9.9", "Nowhere.", order=11)])
     mint = Minter.for_base("http://example.org/")
     store = EmbeddedStore.in_memory(edition_nquads(edition, mint).encode())
-    rows, numbers = structure_rows(edition, mint)
+    rows, numbers, flags = structure_rows(edition, mint)
 
     def bag(found):
         return Counter(tuple(sorted(row.items())) for row in found)
 
     assert bag(rows) == bag(run(store, "page-structure"))
+    assert bag(flags) == bag(run(store, "page-flags"))
+    assert {r["what"] for r in flags} == {"examples", "printed", "cites", "cited", "twice"}
     assert numbers[mint.rule(edition.id, "100.1")] == {"100.1"}
     assert len([r for r in rows if r["number"] == "100.1"]) == 2  # one node, two orders
 
