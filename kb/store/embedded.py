@@ -206,7 +206,8 @@ class EmbeddedStore:
             self._drop_all_but(fresh)
 
     def replace(self, quads: Iterable[ox.Quad] | None = None, beside: Callable[[Path], object] | None = None,
-                *, nquads: Iterable[bytes] | None = None, stages=None) -> int:
+                *, nquads: Iterable[bytes] | None = None, stages=None,
+                compacting: Callable[[], None] | None = None) -> int:
         """Write a new store from ``quads`` (pyoxigraph quads) or ``nquads`` (chunks of
         N-Quads bytes, e.g. serialised by worker processes) and swap it in; return the quad count.
 
@@ -219,6 +220,8 @@ class EmbeddedStore:
         returns a callable, that work runs alongside the store's writing and the
         callable waits for it (before the swap). ``stages`` (:class:`kb.progress.Stages`)
         hears the steps: ``store`` (the end of the bulk load, the compaction) and ``index``.
+        ``compacting()`` is called once the quads are in, as the compaction starts (one
+        thread, no GIL: the caller may start work of its own beside it).
         Nothing the readers see changes until the very last step (one rename).
         """
         from ..progress import Stages
@@ -247,6 +250,8 @@ class EmbeddedStore:
                     if finish is not None:
                         finish()
                     stage.advance("store loaded; compacting")
+                    if compacting is not None:
+                        compacting()
                     store.optimize()
                     store.flush()
                     count = len(store)
