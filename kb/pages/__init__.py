@@ -35,6 +35,11 @@ the build wrote for exactly that build, instead of evaluating them per request.
     of each wording in the query's order (by label; a tie of labels asks the store).
   Not kept: the rows of ``rule-references`` for a rule that cites (one row per citation and rule
   version: over the whole KB one query of 10 s CPU, more than it saves the pages).
+- **From the build's memory**: the build hands :func:`write` the rows of ``page-structure``,
+  ``page-lineages`` and ``page-flags`` (``known``) made from what it just wrote
+  (:func:`kb.rdf.edition.structure_rows`, :func:`kb.rdf.lineage.lineage_rows`, kb.build),
+  so only the other queries ask the store; called without them (a test, another writer), it asks
+  the store for all.
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
   six tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
   among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)
