@@ -32,6 +32,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pyoxigraph as ox
 
@@ -405,6 +406,7 @@ class _IndexEarly:
         from .parallel import fork_call
         from .search.home import staging
 
+        self._made_root = None if Path(root).exists() else Path(root)  # a failed first build leaves no empty store
         self._staging = staging(root)
         self._report = report
         target = self._staging / "index"
@@ -422,6 +424,11 @@ class _IndexEarly:
     def cancel(self) -> None:
         self._job.cancel()
         shutil.rmtree(self._staging, ignore_errors=True)
+        if self._made_root is not None:
+            try:
+                self._made_root.rmdir()  # (only if nothing else is in it)
+            except OSError:
+                pass
 
 
 def _niced(task: Callable, *args):

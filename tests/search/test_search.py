@@ -151,7 +151,7 @@ def test_an_index_staged_early_is_cleaned_up_when_the_build_fails_or_is_killed(t
     before = sorted(p.name for p in store.root.iterdir())
 
     def broken(*args, **kwargs):
-        assert list(store.root.glob(".search-staging-*")), "the index is being written by now"
+        assert list(tmp_path.glob("*/.search-staging-*")), "the index is being written by now"
         raise RuntimeError("the translations failed")
 
     monkeypatch.setattr(building, "translations", broken)
@@ -159,6 +159,11 @@ def test_an_index_staged_early_is_cleaned_up_when_the_build_fails_or_is_killed(t
         building.build(SOURCES[:1], store, reasoner="none")
     assert sorted(p.name for p in store.root.iterdir()) == before
     assert searcher_for(store).default_edition("en") == OLD  # the old pair still answers
+
+    fresh = EmbeddedStore(tmp_path / "first")
+    with pytest.raises(RuntimeError, match="translations failed"):
+        building.build(SOURCES[:1], fresh, reasoner="none")
+    assert not fresh.root.exists()  # a first build that failed leaves no empty store behind
 
     monkeypatch.undo()
     (store.root / ".search-staging-1-running").mkdir()
