@@ -117,18 +117,16 @@ def edition_nquads(edition: Edition, mint: Minter, concept_of: Callable[[str], s
         q(node, C["warningCode"], encode_basestring(warning.code))
         q(node, C["warning"], encode_basestring(str(warning)))
 
-    numbered: dict[str, str] = {}
-    headings = [("Part", h) for h in edition.parts] + [("Section", h) for h in edition.sections]
-    for kind, heading in headings:  # parts first: a section's parent is its part
-        node = numbered[heading.number] = f"<{mint.numbered(eid, heading.number)}>"
+    headings, named = _numbered_nodes(edition, mint)
+    for kind, heading, node, parent in headings:
+        node = f"<{node}>"
         q(node, TYPE, C[kind])
         q(node, C["number"], encode_basestring(heading.number))
         q(node, TITLE, text(heading.title))
         q(node, C["order"], _int(heading.order))
-        if kind == "Section" and heading.number[0] in numbered:
-            q(node, C["parent"], numbered[heading.number[0]])
-    for rule in edition.rules:
-        numbered[rule.number] = f"<{mint.rule(eid, rule.number)}>"
+        if parent is not None:
+            q(node, C["parent"], f"<{parent}>")
+    numbered = {number: f"<{node}>" for number, node in named.items()}
 
     for rule in edition.rules:
         node = numbered[rule.number]
@@ -194,22 +192,19 @@ def structure_rows(edition: Edition, mint: Minter) -> tuple[list[dict[str, str]]
     cited, twice: distinct). The build hands them to the page data (kb.pages) instead of
     asking the store again for what it just wrote.
 
-    The same names and nearest-ancestor parents as :func:`edition_nquads`, in the same order
-    of assignment (headings, then every rule, then the parents): ``tests/web/test_page_data``
-    compares the page data written from these rows with the one written from the queries'."""
+    The same nodes as :func:`edition_nquads` (:func:`_numbered_nodes`) and the same
+    nearest-ancestor parents: ``tests/web/test_page_data`` compares the page data written from
+    these rows with the one written from the queries'."""
     eid = edition.id
     numbers: dict[str, set[str]] = {}
     orders: dict[str, set[int]] = {}
     parents: dict[str, set[str]] = {}
-    numbered: dict[str, str] = {}
-    for kind, heading in [("Part", h) for h in edition.parts] + [("Section", h) for h in edition.sections]:
-        node = numbered[heading.number] = mint.numbered(eid, heading.number)
+    headings, numbered = _numbered_nodes(edition, mint)
+    for _, heading, node, parent in headings:
         numbers.setdefault(node, set()).add(heading.number)
         orders.setdefault(node, set()).add(heading.order)
-        if kind == "Section" and heading.number[0] in numbered:
-            parents.setdefault(node, set()).add(numbered[heading.number[0]])
-    for rule in edition.rules:
-        numbered[rule.number] = mint.rule(eid, rule.number)
+        if parent is not None:
+            parents.setdefault(node, set()).add(parent)
     rules: dict[str, None] = {}
     for rule in edition.rules:
         node = numbered[rule.number]
@@ -240,6 +235,23 @@ def structure_rows(edition: Edition, mint: Minter) -> tuple[list[dict[str, str]]
              for what, nodes in flagged.items() for number in sorted({n for node in nodes for n in numbers[node]})]
     flags += [{"edition": eid, "number": number, "what": "twice"} for number, count in nodes_of.items() if count > 1]
     return rows, numbers, flags
+
+
+def _numbered_nodes(edition: Edition, mint: Minter) -> tuple[list[tuple[str, object, str, str | None]], dict[str, str]]:
+    """The edition's numbered nodes, as its graph names them: each heading as (kind, heading,
+    its node, its part's node or None), parts first (a section's parent is the part named
+    before it); and number -> node once every rule has taken its own (a rule numbered like a
+    heading takes the number from it), for the rules' parents and the citations' targets."""
+    eid = edition.id
+    numbered: dict[str, str] = {}
+    headings = []
+    for kind, heading in [("Part", h) for h in edition.parts] + [("Section", h) for h in edition.sections]:
+        node = numbered[heading.number] = mint.numbered(eid, heading.number)
+        parent = numbered.get(heading.number[0]) if kind == "Section" else None
+        headings.append((kind, heading, node, parent))
+    for rule in edition.rules:
+        numbered[rule.number] = mint.rule(eid, rule.number)
+    return headings, numbered
 
 
 def _parent(number: str | None, numbered: dict[str, str]) -> str | None:
