@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from . import combine, formats, layouts
+from .cache import ParsedDocuments
 from .errors import EmptyInputError, IngestError
 from .model import Edition
 
@@ -19,6 +22,7 @@ MAX_BYTES = 64 * 1024 * 1024
 class ParseResult:
     editions: list[Edition] = field(default_factory=list)
     failures: list[IngestError] = field(default_factory=list)
+    cached: int = 0  # documents read back from the cache (parse_many's ``cache``), not parsed
 
 
 def parse_bytes(data: bytes, location: str) -> list[Edition]:
@@ -39,13 +43,16 @@ def parse_bytes(data: bytes, location: str) -> list[Edition]:
 
 def parse_file(path: str | Path) -> list[Edition]:
     path = Path(path)
+    return parse_bytes(_read(path), str(path))
+
+
+def _read(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except IsADirectoryError:
         raise IngestError("is a directory; parse it with parse_path", source=str(path)) from None
     except OSError as exc:
         raise IngestError(f"cannot read: {exc.strerror or exc}", source=str(path)) from None
-    return parse_bytes(data, str(path))
 
 
 def document_files(directory: Path) -> list[Path]:
@@ -81,11 +88,14 @@ def parse_path(path: str | Path, progress=None) -> ParseResult:
     return result
 
 
-def parse_many(sources: list[str], progress=None, workers: int = 1) -> ParseResult:
+def parse_many(sources: list[str], progress=None, workers: int = 1,
+               cache: ParsedDocuments | None = None) -> ParseResult:
     """Every source, parsed and combined. ``workers`` > 1 parses the documents of
-    local sources in that many processes (the same results, in the same order)."""
-    if workers > 1:
-        return _parse_many_parallel(sources, progress, workers)
+    local sources in that many processes (the same results, in the same order).
+    ``cache`` (:mod:`ingest.cache`): local documents parsed before with the same bytes
+    and code are read back instead, and the others kept there once parsed."""
+    if workers > 1 or cache is not None:
+        return _parse_many_parallel(sources, progress, workers, cache)
     result = ParseResult()
     for source in sources:
         one = parse_source(source, progress=progress)
@@ -95,16 +105,22 @@ def parse_many(sources: list[str], progress=None, workers: int = 1) -> ParseResu
     return result
 
 
-def _parse_one(path: Path) -> tuple[list[Edition], IngestError | None]:
+def _parse_one(path: Path, cache: ParsedDocuments | None = None) -> tuple[list[Edition], IngestError | None]:
     try:
-        return parse_file(path), None
+        data = _read(path)
+        editions = parse_bytes(data, str(path))
     except IngestError as exc:
         return [], exc
+    if cache is not None:  # (in the worker that parsed it: the editions are not pickled twice)
+        cache.store(cache.entry(str(path), data), editions)
+    return editions, None
 
 
-def _parse_many_parallel(sources: list[str], progress, workers: int) -> ParseResult:
-    """:func:`parse_many` with the files of local sources parsed in a process pool:
-    a directory's failures collected, a single file's raised, as parse_path does."""
+def _parse_many_parallel(sources: list[str], progress, workers: int,
+                         cache: ParsedDocuments | None = None) -> ParseResult:
+    """:func:`parse_many` with the files of local sources parsed in a process pool (or
+    here, for one worker), those ``cache`` holds read back: a directory's failures
+    collected, a single file's raised, as parse_path does."""
     from concurrent.futures import ProcessPoolExecutor
 
     plan: list[tuple[str, list[Path] | None]] = []  # (source, its files; None: parse it here)
@@ -120,8 +136,26 @@ def _parse_many_parallel(sources: list[str], progress, workers: int) -> ParseRes
         else:
             plan.append((source, [path]))
     files = [f for _, group in plan if group for f in group]
-    with ProcessPoolExecutor(max(1, min(workers, len(files) or 1))) as pool:
-        parsed = iter(pool.map(_parse_one, files, chunksize=1))
+    entries = _cached_entries(files, cache)
+    todo = [f for i, f in enumerate(files) if i not in entries]
+    parse_one = partial(_parse_one, cache=cache)
+    pool = ProcessPoolExecutor(min(workers, len(todo))) if workers > 1 and len(todo) > 1 else None
+    with pool or nullcontext():
+        # the misses go to the workers at once; the hits are read back here meanwhile
+        fresh = iter(pool.map(parse_one, todo, chunksize=1) if pool else map(parse_one, todo))
+        hits = [0]
+
+        def in_order():
+            for index, file in enumerate(files):
+                if index not in entries:
+                    yield next(fresh)
+                elif (kept := cache.load(entries[index])) is not None:
+                    hits[0] += 1
+                    yield kept, None
+                else:  # damaged since it was looked up: parse it here
+                    yield parse_one(file)
+
+        parsed = in_order()
         result = ParseResult()
         for source, group in plan:
             if group is None:
@@ -145,8 +179,24 @@ def _parse_many_parallel(sources: list[str], progress, workers: int) -> ParseRes
                 one.editions = combine.combine(one.editions)
             result.editions.extend(one.editions)
             result.failures.extend(one.failures)
+        result.cached = hits[0]
     result.editions = combine.combine(result.editions)
     return result
+
+
+def _cached_entries(files: list[Path], cache: ParsedDocuments | None) -> dict[int, Path]:
+    """The index of every file ``cache`` holds, with its entry."""
+    if cache is None:
+        return {}
+    found = {}
+    for index, file in enumerate(files):
+        try:
+            entry = cache.entry(str(file), file.read_bytes())
+        except OSError:  # the parse says why
+            continue
+        if entry.is_file():
+            found[index] = entry
+    return found
 
 
 def parse_source(source: str, progress=None) -> ParseResult:

@@ -75,6 +75,7 @@ class BuildReport:
     lineage_seconds: float = 0.0
     meaning_changes: int = 0  # changes of meaning between consecutive editions (kb.rdf.meaning_changes)
     wordings: int = 0  # runs of unchanged number and text in a lineage, with their dates (kb.timeline.wordings)
+    parse_cached: int = 0  # documents read back from $RULEKB_CACHE/documents (same bytes, same ingest code)
     lineage_cached: bool = False  # read back from $RULEKB_CACHE/lineages (same texts, same matcher)
     translations: dict = field(default_factory=dict)  # French texts vs English: texts, cached, findings, seconds
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
@@ -119,6 +120,14 @@ def build(sources: list[str], store, base: str | None = None,
           reporter: Reporter | None = None) -> BuildReport:
     """``progress(message)`` hears every step; ``reporter`` (kb.progress) the stages
     with their counts: parse, definitions, reason, align, meanings, translations, load."""
+    from .allocator import fewer_collections
+
+    with fewer_collections():  # its objects live until its end: the collector need not walk them often
+        return _build(sources, store, base, progress, reasoner, reporter)
+
+
+def _build(sources: list[str], store, base: str | None, progress: Callable[[str], None] | None, reasoner: str,
+           reporter: Reporter | None) -> BuildReport:
     started = time.perf_counter()
     stages = Stages(reporter, progress)
     mint = Minter.for_base(base)
@@ -126,7 +135,8 @@ def build(sources: list[str], store, base: str | None = None,
     report = BuildReport(store=store.location)
     with stages.stage("parse", total=_document_count(sources)) as stage:
         parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"),
-                            workers=_workers())
+                            workers=_workers(), cache=_parsed_documents())
+    report.parse_cached = parsed.cached
     report.refused = [str(f) for f in parsed.failures]
     editions, report.skipped = choose_editions(parsed.editions)
     if not editions:
@@ -446,6 +456,21 @@ def _texts(edition: Edition) -> dict[str, str]:
     for rule in edition.rules:
         out.setdefault(rule.number, rule.text)
     return out
+def _parsed_documents():
+    """Where the build keeps what it parsed ($RULEKB_CACHE/documents, rulekb.ingest.cache): the
+    same bytes parsed by the same ingest code (and the same PDF, Word and HTML readers) are
+    read back, not parsed again."""
+    from rulekb.ingest.cache import ParsedDocuments
+
+    from .json_cache import cache_folder, code_digest
+
+    from importlib.metadata import version
+
+    readers = ",".join(f"{name} {version(name)}" for name in ("pypdf", "python-docx", "lxml", "beautifulsoup4"))
+    code = code_digest("rulekb.ingest", "rulekb.ingest.formats", "rulekb.ingest.layouts")
+    return ParsedDocuments.open(cache_folder("documents"), f"{code} {readers}")
+
+
 def _workers() -> int:
     """Processes for the independent parts of a build (parsing, reasoning, loading): one per CPU,
     or ``RULEKB_BUILD_WORKERS``."""

@@ -1,0 +1,119 @@
+"""Parsed documents kept on disk (rulekb.ingest.cache, parse_many's ``cache``): the same bytes,
+place and code are read back instead of parsed, anything else is parsed again, and a damaged
+entry costs a parse, never a wrong edition."""
+
+from __future__ import annotations
+
+import gc
+import shutil
+
+import pytest
+
+from rulekb.ingest import parse as parse_module
+from rulekb.ingest.cache import ParsedDocuments
+from rulekb.ingest.parse import parse_many
+
+CODE = "a" * 64
+
+
+@pytest.fixture
+def documents(fixtures, tmp_path):
+    """A directory of two documents (our invented edition, and a copy with a later date)."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(fixtures / "invented-cr-2030-05-05.txt", folder / "CR-2030-05-05.txt")
+    text = (fixtures / "invented-cr-2030-05-05.txt").read_text(encoding="utf-8")
+    (folder / "CR-2031-01-01.txt").write_text(text.replace("May 5, 2030", "January 1, 2031"), encoding="utf-8")
+    return folder
+
+
+def _no_parsing(monkeypatch):
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("parsed although the cache holds it")
+
+    monkeypatch.setattr(parse_module, "parse_bytes", refuse)
+
+
+def test_a_second_parse_reads_every_document_back(documents, tmp_path, monkeypatch):
+    cache = ParsedDocuments.open(tmp_path / "cache", CODE)
+    first = parse_many([str(documents)], cache=cache)
+    assert first.cached == 0 and len(first.editions) == 2
+    assert len(list(cache.folder.glob("*.pickle"))) == 2
+    _no_parsing(monkeypatch)
+    again = parse_many([str(documents)], cache=cache, workers=2)
+    assert again.cached == 2
+    assert again.editions == first.editions  # the same model, field for field
+
+
+def test_changed_bytes_another_place_or_other_code_is_parsed_again(documents, tmp_path):
+    cache = ParsedDocuments.open(tmp_path / "cache", CODE)
+    parse_many([str(documents)], cache=cache)
+    later = documents / "CR-2031-01-01.txt"
+    later.write_text(later.read_text(encoding="utf-8").replace("January 1, 2031", "February 2, 2031"),
+                     encoding="utf-8")
+    changed = parse_many([str(documents)], cache=cache)
+    assert changed.cached == 1 and changed.editions[-1].effective_date == "2031-02-02"
+    moved = documents.parent / "moved"
+    shutil.copytree(documents, moved)
+    elsewhere = parse_many([str(moved)], cache=cache)
+    assert elsewhere.cached == 0  # the place is in the model (the edition's source)
+    assert all(str(moved) in edition.source.location for edition in elsewhere.editions)
+    other = ParsedDocuments.open(tmp_path / "cache", "b" * 64)
+    assert parse_many([str(documents)], cache=other).cached == 0
+    assert not cache.folder.exists()  # opening the cache for other code removed this code's entries
+
+
+def test_a_damaged_entry_is_a_miss_and_is_replaced(documents, tmp_path):
+    cache = ParsedDocuments.open(tmp_path / "cache", CODE)
+    first = parse_many([str(documents)], cache=cache)
+    for entry in cache.folder.glob("*.pickle"):
+        entry.write_bytes(entry.read_bytes()[:100])  # truncated
+    again = parse_many([str(documents)], cache=cache)
+    assert again.cached == 0 and again.editions == first.editions
+    assert parse_many([str(documents)], cache=cache).cached == 2  # written anew
+    (next(cache.folder.glob("*.pickle"))).write_bytes(b"\x80\x05not a pickle at all")
+    assert parse_many([str(documents)], cache=cache).editions == first.editions
+
+
+def test_failures_are_reported_as_without_a_cache(documents, tmp_path):
+    (documents / "notes.txt").write_text("a shopping list, not the rules\n", encoding="utf-8")
+    cache = ParsedDocuments.open(tmp_path / "cache", CODE)
+    plain = parse_many([str(documents)])
+    for _ in range(2):  # cold, then warm
+        cached = parse_many([str(documents)], cache=cache)
+        assert [str(f) for f in cached.failures] == [str(f) for f in plain.failures] != []
+        assert cached.editions == plain.editions
+
+
+def test_the_corpus_reads_back_equal(corpus, tmp_path):
+    sources = [str(corpus / "en"), str(corpus / "fr")]
+    cache = ParsedDocuments.open(tmp_path / "cache", CODE)
+    cold = parse_many(sources, cache=cache, workers=2)
+    warm = parse_many(sources, cache=cache, workers=2)
+    assert warm.cached == len(list(cache.folder.glob("*.pickle"))) > 200
+    assert warm.editions == cold.editions
+    assert [str(f) for f in warm.failures] == [str(f) for f in cold.failures]
+
+
+def test_a_build_raises_the_collectors_thresholds_and_puts_them_back(fixtures, tmp_path, monkeypatch):
+    from rulekb.kb import build as build_module
+    from rulekb.kb.allocator import BUILD_THRESHOLDS
+    from rulekb.kb.store.embedded import EmbeddedStore
+
+    seen = []
+    real = build_module.parse_many
+
+    def watching(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "parse_many", watching)
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+    before = gc.get_threshold()
+    report = build_module.build([str(fixtures / "invented-cr-2030-05-05.txt")], EmbeddedStore(tmp_path / "kb"),
+                                reasoner="owlrl")
+    assert seen == [BUILD_THRESHOLDS] and gc.get_threshold() == before
+    assert report.parse_cached == 0
+    again = build_module.build([str(fixtures / "invented-cr-2030-05-05.txt")], EmbeddedStore(tmp_path / "kb"),
+                               reasoner="owlrl")
+    assert again.parse_cached == 1 and again.quads == report.quads
