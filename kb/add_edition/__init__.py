@@ -198,6 +198,13 @@ def _apply_glossary(concepts: dict[str, concept_layer.Concept], edition: Edition
 
 def add(source: str, store, reasoner: str = "auto", progress=None, reporter=None) -> AddReport:
     """Add the one edition in ``source`` to the KB in ``store`` (an embedded store)."""
+    from ..allocator import fewer_collections
+
+    with fewer_collections():  # it reads the whole KB's concepts and texts back, as a build makes them
+        return _add(source, store, reasoner, progress, reporter)
+
+
+def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
     from rulekb.ingest.parse import parse_many
 
     from ..align import align_profiles
