@@ -208,7 +208,11 @@ def bench_build(sources: list[str], *, reasoner: str | None = None, first: int =
     removed afterwards)."""
     say = progress or (lambda message: None)
     build_args = [*sources, *(["--reasoner", reasoner] if reasoner else [])]
-    scratch = Path(tempfile.mkdtemp(prefix="rulekb-bench-build-", dir=workdir))
+    try:
+        scratch = Path(tempfile.mkdtemp(prefix="rulekb-bench-build-", dir=workdir))
+    except OSError as error:
+        raise BuildError(f"no scratch directory in {workdir or tempfile.gettempdir()}: "
+                         f"{error.strerror or error}") from None
     try:
         codes = [this_code()]
         if baseline is not None:

@@ -89,3 +89,5 @@ def test_a_baseline_that_is_not_a_checkout_or_cannot_run_is_refused(tmp_path):
     assert "Traceback" not in result.stderr
     result = run_cli("bench", "build", "--first", "0", "--warm", "0")
     assert result.returncode != 0 and "nothing to time" in result.stderr
+    result = run_cli("bench", "build", "--warm", "0", "--workdir", str(tmp_path / "missing" / "here"))
+    assert result.returncode == 2 and "no scratch directory in" in result.stderr and "Traceback" not in result.stderr
