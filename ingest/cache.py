@@ -35,13 +35,14 @@ class ParsedDocuments:
     @classmethod
     def open(cls, root: Path, code: str) -> "ParsedDocuments":
         """The cache under ``root`` for this code; the entries of other code go."""
-        folder = Path(root) / hashlib.sha256(code.encode()).hexdigest()[:20]
+        root = Path(root)
+        folder = root / hashlib.sha256(code.encode()).hexdigest()[:20]
         try:
-            for other in Path(root).iterdir() if Path(root).is_dir() else ():
-                if other.is_dir() and other.name != folder.name:
-                    shutil.rmtree(other, ignore_errors=True)
-        except OSError:
-            pass
+            others = [other for other in root.iterdir() if other.is_dir() and other != folder]
+        except OSError:  # no cache yet (or none to be had): nothing to remove
+            others = []
+        for other in others:
+            shutil.rmtree(other, ignore_errors=True)
         return cls(folder, code)
 
     def entry(self, location: str, data: bytes) -> Path:

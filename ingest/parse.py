@@ -186,7 +186,7 @@ def _parse_many_parallel(sources: list[str], progress, workers: int,
 
 def _cached_entries(files: list[Path], cache: ParsedDocuments | None) -> dict[int, Path]:
     """The index of every file ``cache`` holds, with its entry."""
-    if cache is None:
+    if cache is None or not cache.folder.is_dir():  # (a first build: no file is read twice)
         return {}
     found = {}
     for index, file in enumerate(files):

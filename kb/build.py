@@ -456,15 +456,17 @@ def _texts(edition: Edition) -> dict[str, str]:
     for rule in edition.rules:
         out.setdefault(rule.number, rule.text)
     return out
+
+
 def _parsed_documents():
     """Where the build keeps what it parsed ($RULEKB_CACHE/documents, rulekb.ingest.cache): the
     same bytes parsed by the same ingest code (and the same PDF, Word and HTML readers) are
     read back, not parsed again."""
+    from importlib.metadata import version
+
     from rulekb.ingest.cache import ParsedDocuments
 
     from .json_cache import cache_folder, code_digest
-
-    from importlib.metadata import version
 
     readers = ",".join(f"{name} {version(name)}" for name in ("pypdf", "python-docx", "lxml", "beautifulsoup4"))
     code = code_digest("rulekb.ingest", "rulekb.ingest.formats", "rulekb.ingest.layouts")

@@ -164,12 +164,12 @@ def summarise(runs: list[Run], judge: bool = True) -> dict:
     """Medians per code and kind (wall, the build's own seconds, peak RSS, every stage), the
     ratios this/baseline, and (``judge``: the runs built the whole corpus) the targets met or missed."""
     summary: dict = {}
+    stages = list(dict.fromkeys(name for run in runs for name in run.stages))  # the order the first run ended them
     for code in dict.fromkeys(run.code for run in runs):
         for kind in ("first", "warm"):
             mine = [run for run in runs if run.code == code and run.kind == kind]
             if not mine:
                 continue
-            stages = list(dict.fromkeys(name for run in runs for name in run.stages))  # the order the first run ended them
             summary.setdefault(code, {})[kind] = {
                 "runs": len(mine),
                 "wall_s": _median(run.wall_s for run in mine),
