@@ -472,3 +472,54 @@ def page_store(store, edition: str, number: str, use: bool = True):
     from .pages import paged
 
     return paged(store, edition, number, use)
+
+
+# -- the dense arm of search (kb.search.dense) ----------------------------------------------
+
+def embed(store, index: str | None = None, max_new: int | None = None, say=None):
+    """``rulekb embed``: complete the embeddings of the search index of ``store``'s current build
+    (or of the index directory ``index``): what the cache lacks, newest editions first."""
+    from .search import dense
+    from .search.home import index_dir
+
+    from pathlib import Path
+
+    return dense.complete(Path(index) if index else index_dir(store), say=say, max_new=max_new)
+
+
+def dense_mode() -> str:
+    """``RULEKB_DENSE``: background (default), wait or off (:func:`kb.search.dense.mode`)."""
+    from .search.dense import mode
+
+    return mode()
+
+
+def embed_in_background(store) -> dict | None:
+    """Start a detached ``rulekb embed`` for ``store``'s current index when its dense arm lacks
+    texts (None when it is complete, or ``RULEKB_DENSE=off``); its pid and log file."""
+    from .search import dense
+    from .search.home import index_dir
+
+    if dense.mode() == "off":
+        return None
+    directory = index_dir(store)
+    manifest = dense.read_manifest(directory)
+    if manifest is not None and manifest.get("rows") == manifest.get("documents"):
+        return None
+    if dense.running(directory):
+        return {"pid": None, "log": str(directory / dense.LOG), "already": True}
+    return dense.start_background(directory, store.location)
+
+
+def embed_status(store) -> dict:
+    """How much of the current index's dense arm is there, and whether a process completes it."""
+    from .search import dense
+    from .search.home import index_dir
+
+    directory = index_dir(store)
+    manifest = dense.read_manifest(directory) or {}
+    log = directory / dense.LOG
+    tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-1:] if log.exists() else []
+    return {"index": str(directory), "rows": manifest.get("rows", 0), "documents": manifest.get("documents"),
+            "model": manifest.get("model_version"), "running": dense.running(directory), "log": str(log),
+            "last": tail[0] if tail else None}

@@ -45,6 +45,9 @@ def build(
         with errors_as_exit_codes():
             with stage_progress("rulekb build --add") as reporter:
                 added = service.add_edition(add, store, reasoner=reasoner, reporter=reporter)
+            from .search_commands import complete_dense
+
+            complete_dense(service.open_store(store))
         if format is Format.json:
             emit_json(added.to_dict())
             return
@@ -67,6 +70,9 @@ def build(
         target = _store(store)
         with stage_progress("rulekb build") as reporter:
             report = run_build(sources, target, base=base_iri, reasoner=reasoner, reporter=reporter)
+        from .search_commands import complete_dense
+
+        complete_dense(target)
     for refused in report.refused:
         stderr.print(f"rulekb: refused {refused}", markup=False, highlight=False)
     for skipped in report.skipped:
@@ -94,9 +100,17 @@ def build(
 def _search_line(summary: dict) -> str:
     if not summary:
         return "no search index"
+    dense = summary.get("dense") or {}
+    meaning = ""
+    if dense.get("state") == "off":
+        meaning = "; no meaning arm (RULEKB_DENSE=off)"
+    elif "documents" in dense:
+        meaning = (f"; meaning arm: {dense['rows']:,} of {dense['documents']:,} documents embedded "
+                   f"({dense['embedded']:,} now, the rest from the cache"
+                   + (f"; {dense['missing']:,} texts left to `rulekb embed`" if dense.get("missing") else "") + ")")
     return (f"search index: {summary['documents']:,} documents ({summary['rule_versions']:,} rule versions, "
             f"{summary['glossary_versions']:,} glossary entries) in {summary['seconds']:.1f} s, "
-            f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search)")
+            f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search){meaning}")
 
 
 def _consistency_line(summary: dict) -> str:

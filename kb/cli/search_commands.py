@@ -38,6 +38,14 @@ def print_results(data: dict) -> None:
 
     from ..service import snippet_segments as segments
 
+    meaning = data.get("meaning")
+    if meaning is not None:
+        arms = " + ".join(data.get("arms", ["words"]))
+        note = {"complete": "", "partial": f", meaning arm partial ({meaning.get('embedded', 0):,} documents)",
+                "building": f", meaning arm being built ({meaning.get('embedded', 0):,} documents so far: rulekb embed --status)",
+                "absent": ", no meaning arm (rulekb embed builds it)",
+                "unavailable": f", meaning arm unavailable ({meaning.get('note', '')})"}.get(meaning.get("state"), "")
+        stdout.print(Text(f"arms: {arms}{note}", style="dim"))
     if not data["results"]:
         stdout.print(f"no rules found for {data['query']!r} in {data['edition']}", markup=False, highlight=False)
         return
@@ -59,3 +67,84 @@ def print_results(data: dict) -> None:
             stdout.print(Text("    why: " + "; ".join(hit["why"]), style="dim"))
     if data.get("more"):
         stdout.print(Text(f"more: --offset {data['offset'] + data['limit']}", style="dim"))
+
+
+@app.command()
+def embed(
+    store: str = StoreOption,
+    background: bool = typer.Option(False, "--background", help="Start a detached, niced process and return (its log: <index>/dense.log)."),
+    status: bool = typer.Option(False, "--status", help="Say how much of the dense arm is there and whether a process completes it."),
+    max_new: int = typer.Option(None, "--max", min=1, help="Embed at most this many texts, then swap in what is done."),
+    index: str = typer.Option(None, "--index", hidden=True, help="The index directory (the background process's own)."),
+    format: Format = FormatOption,
+) -> None:
+    """Complete the dense (meaning) arm of search: embed the texts the cache lacks, newest editions
+    first, swapping in what is done as it goes; resumable (the cache keeps every text embedded)."""
+    import sys
+    import time
+
+    from .. import service
+
+    if background and status:
+        fail("--background and --status exclude each other")
+    with errors_as_exit_codes():
+        target = _store(store)
+        if status:
+            data = service.embed_status(target)
+        elif background:
+            data = service.embed_in_background(target) or {"complete": True}
+        else:
+            def say(line: str) -> None:
+                print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+
+            done = service.embed(target, index=index, max_new=max_new, say=say)
+            data = {"embedded": done.embedded, "to_embed": done.total, "cached": done.cached, "seconds": done.seconds,
+                    "swaps": len(done.swaps), "stopped": done.stopped or None}
+    if format is Format.json:
+        emit_json(data)
+        return
+    if status:
+        stdout.print(f"dense arm: {data['rows']:,} of {data['documents'] or 0:,} documents embedded ({data['model']}); "
+                     + ("a process is completing it" if data["running"] else "no process completing it")
+                     + (f"\nlast: {data['last']}" if data.get("last") else ""), highlight=False, markup=False)
+    elif background:
+        if data.get("complete"):
+            stdout.print("dense arm: complete (nothing to embed)", highlight=False)
+        else:
+            stdout.print(f"dense arm: completing in the background (pid {data.get('pid')}), log {data['log']}",
+                         highlight=False, markup=False)
+    else:
+        stdout.print(f"embedded {data['embedded']:,} of {data['to_embed']:,} texts in {data['seconds']:.0f} s "
+                     f"({data['cached']:,} already cached)" + (f"; {data['stopped']}" if data["stopped"] else ""),
+                     highlight=False, markup=False)
+
+
+def complete_dense(store) -> None:
+    """After ``rulekb build`` (and ``--add``) swapped the store: the texts the dense arm still
+    lacks are embedded by a detached process (``RULEKB_DENSE=background``, the default), here
+    with progress (``wait``), or not at all (``off``); one line on stderr says which."""
+    import sys
+    import time
+
+    from .. import service
+    from ..errors import KBError
+    from .output import stderr
+
+    mode = service.dense_mode()
+    if mode == "off":
+        return
+    try:
+        if mode == "wait":
+            def say(line: str) -> None:
+                print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+
+            service.embed(store, say=say)
+            return
+        started = service.embed_in_background(store)
+    except (KBError, OSError) as exc:
+        stderr.print(f"rulekb: the meaning arm of search was not completed ({exc}); run `rulekb embed`",
+                     markup=False, highlight=False)
+        return
+    if started and not started.get("already"):
+        stderr.print(f"rulekb: lexical search answers now; the meaning arm is completed in the background "
+                     f"(pid {started['pid']}, log {started['log']}; rulekb embed --status)", markup=False, highlight=False)
