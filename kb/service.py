@@ -477,7 +477,7 @@ def page_store(store, edition: str, number: str, use: bool = True):
 # -- the dense arm of search (kb.search.dense) ----------------------------------------------
 
 def embed(store, index: str | None = None, max_new: int | None = None, say=None):
-    """``rulekb embed``: complete the embeddings of the search index of ``store``'s current build
+    """``rulekb build --embed now``: complete the embeddings of the search index of ``store``'s current build
     (or of the index directory ``index``): what the cache lacks, newest editions first."""
     from .search import dense
     from .search.home import index_dir
@@ -495,7 +495,7 @@ def dense_mode() -> str:
 
 
 def embed_in_background(store) -> dict | None:
-    """Start a detached ``rulekb embed`` for ``store``'s current index when its dense arm lacks
+    """Start a detached embedding process (:func:`kb.search.dense.start_background`) for ``store``'s current index when its dense arm lacks
     texts (None when it is complete, or ``RULEKB_DENSE=off``); its pid and log file."""
     from .search import dense
     from .search.home import index_dir
@@ -508,7 +508,7 @@ def embed_in_background(store) -> dict | None:
         return None
     if dense.running(directory):
         return {"pid": None, "log": str(directory / dense.LOG), "already": True}
-    return dense.start_background(directory, store.location)
+    return dense.start_background(directory)
 
 
 def embed_status(store) -> dict:

@@ -31,11 +31,25 @@ def build(
         help="Add the one new edition in SOURCE (a file or URL) to the built KB: parse, link, reason, align with "
         "its predecessor, compare, without rebuilding the others; swapped in atomically.",
     ),
+    embed: str = typer.Option(
+        None, "--embed", metavar="now|background|status",
+        help="Do not rebuild: complete the meaning (dense) arm of search of the built KB, here (now) or in a "
+        "detached process (background), or say how far it is (status).",
+    ),
+    embed_max: int = typer.Option(None, "--embed-max", min=1, help="With --embed now: embed at most this many texts."),
     format: Format = FormatOption,
 ) -> None:
     """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
     from ..service import build as run_build
     from ..service import corpus_dir
+
+    if embed is not None:
+        if sources or add is not None:
+            fail("--embed works on the built KB: give no SOURCE and no --add")
+        from .search_commands import embed_command
+
+        embed_command(store, embed, embed_max, format)
+        return
 
     if add is not None:
         if sources:
@@ -107,7 +121,7 @@ def _search_line(summary: dict) -> str:
     elif "documents" in dense:
         meaning = (f"; meaning arm: {dense['rows']:,} of {dense['documents']:,} documents embedded "
                    f"({dense['embedded']:,} now, the rest from the cache"
-                   + (f"; {dense['missing']:,} texts left to `rulekb embed`" if dense.get("missing") else "") + ")")
+                   + (f"; {dense['missing']:,} texts left to `rulekb build --embed`" if dense.get("missing") else "") + ")")
     return (f"search index: {summary['documents']:,} documents ({summary['rule_versions']:,} rule versions, "
             f"{summary['glossary_versions']:,} glossary entries) in {summary['seconds']:.1f} s, "
             f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search){meaning}")

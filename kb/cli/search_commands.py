@@ -42,8 +42,8 @@ def print_results(data: dict) -> None:
     if meaning is not None:
         arms = " + ".join(data.get("arms", ["words"]))
         note = {"complete": "", "partial": f", meaning arm partial ({meaning.get('embedded', 0):,} documents)",
-                "building": f", meaning arm being built ({meaning.get('embedded', 0):,} documents so far: rulekb embed --status)",
-                "absent": ", no meaning arm (rulekb embed builds it)",
+                "building": f", meaning arm being built ({meaning.get('embedded', 0):,} documents so far: rulekb build --embed status)",
+                "absent": ", no meaning arm (rulekb build --embed now builds it)",
                 "unavailable": f", meaning arm unavailable ({meaning.get('note', '')})"}.get(meaning.get("state"), "")
         stdout.print(Text(f"arms: {arms}{note}", style="dim"))
     if not data["results"]:
@@ -69,49 +69,48 @@ def print_results(data: dict) -> None:
         stdout.print(Text(f"more: --offset {data['offset'] + data['limit']}", style="dim"))
 
 
-@app.command()
-def embed(
-    store: str = StoreOption,
-    background: bool = typer.Option(False, "--background", help="Start a detached, niced process and return (its log: <index>/dense.log)."),
-    status: bool = typer.Option(False, "--status", help="Say how much of the dense arm is there and whether a process completes it."),
-    max_new: int = typer.Option(None, "--max", min=1, help="Embed at most this many texts, then swap in what is done."),
-    index: str = typer.Option(None, "--index", hidden=True, help="The index directory (the background process's own)."),
-    format: Format = FormatOption,
-) -> None:
-    """Complete the dense (meaning) arm of search: embed the texts the cache lacks, newest editions
-    first, swapping in what is done as it goes; resumable (the cache keeps every text embedded)."""
+EMBED_MODES = ("now", "background", "status")
+
+
+def embed_command(store: str | None, mode: str, max_new: int | None, format: Format) -> None:
+    """``rulekb build --embed now|background|status [--embed-max N]``: complete the dense (meaning)
+    arm of the built KB's search index, without rebuilding: embed the texts the cache lacks,
+    newest editions first, swapping in what is done as it goes; resumable (the cache keeps every
+    text embedded). ``background``: a detached, niced process (log: <index>/dense.log)."""
     import sys
     import time
 
     from .. import service
 
-    if background and status:
-        fail("--background and --status exclude each other")
+    if mode not in EMBED_MODES:
+        fail(f"--embed takes one of {', '.join(EMBED_MODES)} (not {mode!r})")
     with errors_as_exit_codes():
         target = _store(store)
-        if status:
+        if mode == "status":
             data = service.embed_status(target)
-        elif background:
+        elif mode == "background":
             data = service.embed_in_background(target) or {"complete": True}
         else:
             def say(line: str) -> None:
                 print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
 
-            done = service.embed(target, index=index, max_new=max_new, say=say)
+            done = service.embed(target, max_new=max_new, say=say)
             data = {"embedded": done.embedded, "to_embed": done.total, "cached": done.cached, "seconds": done.seconds,
                     "swaps": len(done.swaps), "stopped": done.stopped or None}
     if format is Format.json:
         emit_json(data)
         return
-    if status:
-        stdout.print(f"dense arm: {data['rows']:,} of {data['documents'] or 0:,} documents embedded ({data['model']}); "
+    if mode == "status":
+        stdout.print(f"meaning arm: {data['rows']:,} of {data['documents'] or 0:,} documents embedded ({data['model']}); "
                      + ("a process is completing it" if data["running"] else "no process completing it")
                      + (f"\nlast: {data['last']}" if data.get("last") else ""), highlight=False, markup=False)
-    elif background:
+    elif mode == "background":
         if data.get("complete"):
-            stdout.print("dense arm: complete (nothing to embed)", highlight=False)
+            stdout.print("meaning arm: complete (nothing to embed)", highlight=False)
+        elif data.get("already"):
+            stdout.print(f"meaning arm: a process is already completing it, log {data['log']}", highlight=False, markup=False)
         else:
-            stdout.print(f"dense arm: completing in the background (pid {data.get('pid')}), log {data['log']}",
+            stdout.print(f"meaning arm: completing in the background (pid {data.get('pid')}), log {data['log']}",
                          highlight=False, markup=False)
     else:
         stdout.print(f"embedded {data['embedded']:,} of {data['to_embed']:,} texts in {data['seconds']:.0f} s "
@@ -142,9 +141,9 @@ def complete_dense(store) -> None:
             return
         started = service.embed_in_background(store)
     except (KBError, OSError) as exc:
-        stderr.print(f"rulekb: the meaning arm of search was not completed ({exc}); run `rulekb embed`",
+        stderr.print(f"rulekb: the meaning arm of search was not completed ({exc}); run `rulekb build --embed now`",
                      markup=False, highlight=False)
         return
     if started and not started.get("already"):
         stderr.print(f"rulekb: lexical search answers now; the meaning arm is completed in the background "
-                     f"(pid {started['pid']}, log {started['log']}; rulekb embed --status)", markup=False, highlight=False)
+                     f"(pid {started['pid']}, log {started['log']}; rulekb build --embed status)", markup=False, highlight=False)

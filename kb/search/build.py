@@ -63,7 +63,7 @@ def updater(previous, new, concepts: dict, by_rule: dict, matchers: dict, base: 
 
 def dense_from_cache(directory: Path, progress: Callable[[str], None] | None = None) -> dict:
     """The dense arm beside a new index, from the embedding cache (:func:`.dense.write_from_cache`:
-    the few missing texts embedded now, many left to ``rulekb embed``); ``RULEKB_DENSE=off``: none."""
+    the few missing texts embedded now, many left to ``rulekb build --embed``); ``RULEKB_DENSE=off``: none."""
     from . import dense
 
     if dense.mode() == "off":

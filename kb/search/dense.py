@@ -22,7 +22,7 @@ old arm or the new, never half of one.
 and there when they are few (:data:`SYNC_LIMIT`: a warm rebuild, ``build --add``). A first
 build has 25,000 texts to embed (about 70 ms each on one core): ``rulekb build`` returns as
 soon as the store is swapped, lexical search answers at once, and a detached, niced
-``rulekb embed`` process (:func:`start_background`) completes the arm: the newest edition of
+embedding process (:func:`start_background`, ``rulekb build --embed background``) completes the arm: the newest edition of
 each language first, then older editions, newest first; it swaps in what is done after the
 newest editions, every :data:`SWAP_EVERY` seconds and at the end, logs its progress in
 ``<index>/dense.log``, and resumes from the cache when it is stopped and started again.
@@ -54,7 +54,7 @@ BATCH = 16  # texts embedded, then committed to the cache
 
 def mode() -> str:
     """``RULEKB_DENSE``: ``background`` (the default: ``rulekb build`` leaves what the cache lacks
-    to a detached ``rulekb embed``), ``wait`` (``rulekb build`` embeds it before it returns) or
+    to a detached embedding process), ``wait`` (``rulekb build`` embeds it before it returns) or
     ``off`` (no dense arm: search is lexical)."""
     value = (os.environ.get("RULEKB_DENSE") or "background").strip().lower()
     return value if value in ("background", "wait", "off") else "background"
@@ -382,11 +382,12 @@ def write_from_cache(index_dir: Path, sync_limit: int = SYNC_LIMIT,
 
 
 def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new: int | None = None,
-             swap_every: float = SWAP_EVERY) -> Progress:
+             swap_every: float = SWAP_EVERY, workers: int | None = None) -> Progress:
     """Embed what the arm of the index in ``index_dir`` lacks, in :func:`order`, swapping in
     what is done after the newest editions, every ``swap_every`` seconds and at the end.
     ``max_new``: stop after embedding that many texts (what is done is kept and swapped in).
-    Only one process completes an index at a time (a lock in the index directory)."""
+    Only one process completes an index at a time (a lock in the index directory). ``workers``:
+    processes embedding at once, each on one thread (default: one per core, two at most)."""
     from .engine import Searcher
 
     say = say or (lambda line: None)
@@ -423,7 +424,7 @@ def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new:
                     newest_todo += i < phase
             state.total, state.cached = len(todo), len(vectors)
             say(f"embeddings: {len(found):,} documents, {len(vectors):,} texts cached, {len(todo):,} to embed "
-                f"({newest_todo:,} of them in the newest editions) with {MODEL_VERSION} on one thread")
+                f"({newest_todo:,} of them in the newest editions) with {MODEL_VERSION}, one thread per process")
             if not todo:
                 manifest = read_manifest(index_dir)
                 if manifest is None or manifest.get("rows") != len([e for e in found if e.digest in vectors]):
@@ -432,16 +433,13 @@ def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new:
                 state.seconds = round(time.perf_counter() - started, 2)
                 return state
             last_swap = time.perf_counter()
-            for i in range(0, len(todo), BATCH):
-                if max_new is not None and state.embedded >= max_new:
-                    break
+            if max_new is not None:
+                todo = todo[:max_new]
+            chunks = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
+            for chunk, got in _embedded(chunks, workers):
                 if not index_dir.exists():
                     state.stopped = "the index was replaced by a newer build"
                     return state
-                chunk = todo[i:i + BATCH]
-                if max_new is not None:
-                    chunk = chunk[:max_new - state.embedded]
-                got = embed_passages([e.passage for e in chunk])
                 new = {e.digest: got[j] for j, e in enumerate(chunk)}
                 cache.put_many(new)
                 vectors.update(new)
@@ -475,8 +473,31 @@ def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new:
         return state
 
 
-def start_background(index_dir: Path, store_location: str) -> dict:
-    """Start ``rulekb embed`` for ``index_dir``'s store as a detached, niced process that
+def _embedded(chunks: list[list[Entry]], workers: int | None):
+    """(chunk, its vectors) in order; with more than one worker, from worker processes (each
+    loads the model once, on one thread)."""
+    workers = workers or min(2, os.cpu_count() or 1)
+    if workers <= 1 or len(chunks) < 4:
+        for chunk in chunks:
+            yield chunk, embed_passages([e.passage for e in chunk])
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        try:
+            for chunk, got in zip(chunks, pool.map(_embed_texts, ([e.passage for e in c] for c in chunks))):
+                yield chunk, got
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _embed_texts(texts: list[str]):
+    return embed_passages(texts)
+
+
+def start_background(index_dir: Path) -> dict:
+    """Start :func:`complete` for ``index_dir`` as a detached, niced process that
     outlives the command that started it; its output goes to ``<index>/dense.log``."""
     import subprocess
     import sys
@@ -485,7 +506,7 @@ def start_background(index_dir: Path, store_location: str) -> dict:
     log = open(log_path, "ab")
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "rulekb.kb.cli", "embed", "--store", str(store_location), "--index", str(index_dir)],
+            [sys.executable, "-m", "rulekb.kb.search.dense", str(index_dir)],
             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             preexec_fn=lambda: os.nice(10), close_fds=True)
     finally:
@@ -559,3 +580,23 @@ class Arm:
         top = np.argpartition(-sims, n - 1)[:n]
         top = top[np.argsort(-sims[top])]
         return [(int(rows[i]), float(sims[i])) for i in top]
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m rulekb.kb.search.dense INDEX_DIR``: the background job (:func:`start_background`)."""
+    if len(argv) != 1:
+        print("usage: python -m rulekb.kb.search.dense INDEX_DIR", flush=True)
+        return 2
+    say = lambda line: print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}", flush=True)  # noqa: E731
+    try:
+        state = complete(Path(argv[0]), say=say)
+    except DenseUnavailable as exc:
+        say(f"embeddings: stopped: {exc}")
+        return 1
+    return 0 if not state.stopped or "newer build" in state.stopped else 1
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))

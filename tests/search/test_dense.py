@@ -1,5 +1,5 @@
 """The dense (meaning) arm of search (kb/search/dense.py): embeddings cached by text and
-model, written beside the index and swapped with it, completed by ``rulekb embed`` (bounded,
+model, written beside the index and swapped with it, completed by ``rulekb build --embed`` (bounded,
 resumable), fused with the lexical ranking, and said in the results ("arms", the "why").
 
 Mechanism on the fixture KB (a dozen documents: real model, real index, a few seconds);
@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from rulekb.kb.bench import search as bench
 from rulekb.kb.search import dense
 from rulekb.kb.search.engine import SearchError, Searcher
 from rulekb.kb.search.home import index_dir
+from rulekb.kb.store.embedded import EmbeddedStore
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -132,25 +134,49 @@ def test_only_one_process_completes_an_index(index_copy, private_cache):
     assert not dense.running(index_copy)
 
 
-def test_rulekb_embed_completes_and_reports(fixture_kb, tmp_path, private_cache):
+def test_rulekb_build_embed_completes_and_reports(fixture_kb, tmp_path, private_cache):
     store, _ = fixture_kb
     copy = tmp_path / "store"
     shutil.copytree(store.location, copy, symlinks=True)
+    (index_dir(EmbeddedStore(copy)) / dense.LINK).unlink()  # the copy's index without its arm
     env = dict(os.environ, RULEKB_CACHE=str(private_cache))
-    run = lambda *args: subprocess.run([sys.executable, "-m", "rulekb.kb.cli", *args, "--store", str(copy),  # noqa: E731
-                                        "--format", "json"], capture_output=True, text=True, env=env, cwd=PROJECT)
-    done = run("embed")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "rulekb.kb.cli", *args, "--store", str(copy), "--format", "json"],
+                              capture_output=True, text=True, env=env, cwd=PROJECT)
+
+    assert json.loads(run("search", "what is a gadget?").stdout)["meaning"]["state"] == "absent"
+    done = run("build", "--embed", "now")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["to_embed"] >= 1
     assert "embeddings" in done.stderr  # progress on the terminal
-    status = json.loads(run("embed", "--status").stdout)
+    status = json.loads(run("build", "--embed", "status").stdout)
     assert status["rows"] == status["documents"] and status["running"] is False
-    assert json.loads(run("embed", "--background").stdout) == {"complete": True}
+    assert json.loads(run("build", "--embed", "background").stdout) == {"complete": True}
     found = run("search", "how many players can take part?")
     assert found.returncode == 0 and json.loads(found.stdout)["arms"] == ["words", "meaning"]
     text = subprocess.run([sys.executable, "-m", "rulekb.kb.cli", "search", "what is a gadget?", "--store", str(copy)],
                           capture_output=True, text=True, env=env, cwd=PROJECT)
     assert text.stdout.startswith("arms: words + meaning")
+    wrong = run("build", "--embed", "later")
+    assert wrong.returncode == 2 and "--embed takes one of" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_the_background_job_completes_the_arm_detached_and_logs(index_copy, private_cache):
+    started = dense.start_background(index_copy)
+    deadline = time.monotonic() + 120
+    def done() -> bool:
+        manifest = dense.read_manifest(index_copy)
+        return bool(manifest) and manifest["rows"] == manifest["documents"]
+
+    while time.monotonic() < deadline and not done():
+        time.sleep(0.5)
+    while dense.running(index_copy) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    manifest = dense.read_manifest(index_copy)
+    assert manifest["rows"] == manifest["documents"]
+    log = Path(started["log"]).read_text(encoding="utf-8")
+    assert "embeddings" in log and "complete" in log
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
