@@ -1,0 +1,205 @@
+"""The scenario and fresh search gold sets (kb/bench/gold/search_scenarios.tsv, judge-style
+questions naming real cards; kb/bench/gold/search_gold_fresh.tsv, card-free questions in new
+words): their shape, their split into a tuning part and a held-out part, and -- on the real
+corpus -- that every rule they cite exists in the edition they name (parsed by ingest from the
+corpus files, only the editions needed) and that every card they name is in the corpus card
+file, so a mistyped number or card name fails here instead of scoring as a silent miss."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import re
+from collections import Counter
+from importlib import resources
+
+import pytest
+
+GOLD_DIR = resources.files("rulekb.kb.bench").joinpath("gold")  # package data
+SCENARIOS = "search_scenarios.tsv"
+FRESH = "search_gold_fresh.tsv"
+COLUMNS = ["id", "lang", "edition", "split", "cards", "topic", "question", "rules", "note"]
+TOPICS = {
+    "stack", "priority", "combat", "sba", "replacement", "layers", "copy", "zones", "costs", "triggers",
+    "keywords", "multiplayer", "commander", "casting", "mana", "turn", "tokens", "counters", "other",
+}
+# The areas a judge is asked about most; the scenario set must cover each of them.
+SCENARIO_TOPICS = {
+    "stack", "combat", "sba", "replacement", "layers", "copy", "zones", "costs", "triggers",
+    "keywords", "multiplayer", "commander",
+}
+ENGLISH_EDITION = "en/2026-01-16"
+RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")
+PREFIX = {SCENARIOS: "sc", FRESH: "fx"}
+
+
+def load(name: str) -> list[dict]:
+    text = GOLD_DIR.joinpath(name).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines and lines[0].startswith("#"), f"{name}: no comment saying how the file was made"
+    data = [line for line in lines if line.strip() and not line.startswith("#")]
+    reader = csv.reader(data, delimiter="\t", quoting=csv.QUOTE_NONE)
+    header = next(reader)
+    assert header == COLUMNS, f"{name}: header {header}"
+    rows = []
+    for number, fields in enumerate(reader, 2):
+        assert len(fields) == len(COLUMNS), f"{name} data line {number}: {len(fields)} columns: {fields}"
+        rows.append(dict(zip(COLUMNS, fields), file=name))
+    return rows
+
+
+ROWS = {name: load(name) for name in (SCENARIOS, FRESH)}
+ALL = ROWS[SCENARIOS] + ROWS[FRESH]
+
+
+def cards_of(row: dict) -> list[str]:
+    return [name.strip() for name in row["cards"].split(" | ") if name.strip()]
+
+
+def test_ids_are_unique_and_name_their_set_and_language():
+    ids = [row["id"] for row in ALL]
+    assert len(ids) == len(set(ids)), [i for i, n in Counter(ids).items() if n > 1]
+    for row in ALL:
+        assert re.fullmatch(rf"{PREFIX[row['file']]}-{row['lang']}-\d{{3}}", row["id"]), row["id"]
+
+
+def test_counts_and_languages():
+    scenarios = Counter(row["lang"] for row in ROWS[SCENARIOS])
+    assert set(scenarios) == {"en", "fr"}
+    assert sum(scenarios.values()) >= 150, scenarios
+    assert scenarios["fr"] >= 30, scenarios
+    assert len(ROWS[FRESH]) >= 50
+
+
+def test_every_row_is_filled_in():
+    for row in ALL:
+        for column in ("question", "note", "rules", "edition"):
+            assert row[column].strip() and row[column] == row[column].strip(), (row["id"], column)
+        assert row["topic"] in TOPICS, (row["id"], row["topic"])
+        rules = row["rules"].split()
+        assert 1 <= len(rules) <= 4, row["id"]
+        assert len(rules) == len(set(rules)), row["id"]
+        for number in rules:
+            assert RULE.match(number), (row["id"], number)
+
+
+def test_scenarios_name_cards_and_fresh_questions_do_not():
+    for row in ROWS[SCENARIOS]:
+        names = cards_of(row)
+        assert names, row["id"]
+        assert len(names) == len(set(names)), row["id"]
+        assert " | ".join(names) == row["cards"], (row["id"], "cards are separated by ' | '")
+    for row in ROWS[FRESH]:
+        assert row["cards"] == "", row["id"]
+
+
+def test_editions_match_languages():
+    for row in ALL:
+        if row["lang"] == "en":
+            assert row["edition"] == ENGLISH_EDITION, row["id"]
+        else:
+            assert row["edition"] == ENGLISH_EDITION or row["edition"].startswith("fr/"), row["id"]
+
+
+def test_split_is_about_one_third_tune_in_every_set_and_language():
+    for name, rows in ROWS.items():
+        assert {row["split"] for row in rows} == {"tune", "held"}, name
+        for lang in ("en", "fr"):
+            part = [row for row in rows if row["lang"] == lang]
+            share = sum(row["split"] == "tune" for row in part) / len(part)
+            assert 0.25 <= share <= 0.45, (name, lang, round(share, 2))
+
+
+def test_scenarios_cover_the_judge_topics_in_the_held_out_part():
+    held = Counter(row["topic"] for row in ROWS[SCENARIOS] if row["split"] == "held")
+    tune = Counter(row["topic"] for row in ROWS[SCENARIOS] if row["split"] == "tune")
+    for topic in SCENARIO_TOPICS:
+        assert held[topic] >= 2, (topic, held[topic])
+        assert held[topic] + tune[topic] >= 4, topic
+
+
+def test_questions_are_not_repeated_nor_taken_from_the_first_gold_set():
+    from rulekb.kb.bench.search import GOLD
+
+    questions = Counter(row["question"].lower() for row in ALL)
+    assert not [q for q, n in questions.items() if n > 1]
+    words = re.compile(r"\w+")
+    with open(GOLD, encoding="utf-8") as handle:
+        older = [
+            set(words.findall(line.split("\t")[3].lower()))
+            for line in handle
+            if line.strip() and not line.startswith(("#", "id\t"))
+        ]
+    for row in ROWS[FRESH]:
+        mine = set(words.findall(row["question"].lower()))
+        closest = max(len(mine & other) / len(mine | other) for other in older)
+        assert closest < 0.6, (row["id"], "too close to a question of search_gold.tsv")
+
+
+def test_scenario_questions_are_written_the_ways_players_write_card_names():
+    questions = [row["question"] for row in ROWS[SCENARIOS]]
+    double = sum("[[" in q for q in questions)
+    single = sum(re.search(r"(?<!\[)\[[^\[\]]+\](?!\])", q) is not None for q in questions)
+    plain = sum("[" not in q for q in questions)
+    assert min(double, single, plain) >= 20, (double, single, plain)
+
+
+# --- the real corpus --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def editions(corpus):
+    """Only the editions the two sets name, parsed from the corpus as a build parses them."""
+    from rulekb.ingest.parse import parse_many, parse_path
+
+    wanted = {row["edition"] for row in ALL}
+    found = {e.id: e for e in parse_path(corpus / "en" / f"CR-{ENGLISH_EDITION.split('/')[1]}.txt").editions}
+    if any(edition.startswith("fr/") for edition in wanted):
+        found.update({e.id: e for e in parse_many([str(corpus / "fr")]).editions if e.id in wanted})
+    return found
+
+
+@pytest.fixture(scope="module")
+def card_names(corpus):
+    """Every card name and card face name in the corpus card file."""
+    files = sorted((corpus / "cards").glob("*.json.gz"))
+    assert files, f"no card file in {corpus / 'cards'}"
+    with gzip.open(files[-1], "rt", encoding="utf-8") as handle:
+        cards = json.load(handle)
+    names = set()
+    for card in cards:
+        names.add(card["name"])
+        names.update(face["name"] for face in card.get("card_faces") or ())
+    return names
+
+
+@pytest.mark.corpus
+def test_every_rule_exists_in_its_edition(editions):
+    problems = []
+    for row in ALL:
+        edition = editions.get(row["edition"])
+        if edition is None:
+            problems.append(f"{row['id']}: no edition {row['edition']} in the corpus")
+            continue
+        for number in row["rules"].split():
+            if edition.rule(number) is None:
+                problems.append(f"{row['id']}: {row['edition']} has no rule {number}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.corpus
+def test_french_editions_answer_with_french_text(editions):
+    for row in ALL:
+        if row["edition"].startswith("fr/"):
+            edition = editions[row["edition"]]
+            assert edition.language == "fr"
+            for number in row["rules"].split():
+                text = edition.rule(number).text
+                assert re.search(r"\b(le|la|les|une?|des|est|sont|ne|pas)\b", text, re.IGNORECASE), (row["id"], number)
+
+
+@pytest.mark.corpus
+def test_every_named_card_is_in_the_card_file(card_names):
+    missing = [(row["id"], name) for row in ROWS[SCENARIOS] for name in cards_of(row) if name not in card_names]
+    assert not missing, missing
