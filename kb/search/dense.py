@@ -135,8 +135,19 @@ def passage(kind: str, text: str, section_title: str = "", heading: str = "", te
     return " ".join(body.split())[:MAX_PASSAGE]
 
 
+class _Index:
+    """An index directory opened read-only: its tantivy searcher and its meta."""
+
+    def __init__(self, directory: Path):
+        from .index import open_index
+
+        index, self.meta = open_index(Path(directory))
+        self.searcher = index.searcher()
+        self.total = self.searcher.num_docs
+
+
 def entries(searcher) -> list[Entry]:
-    """Every document of an open index (:class:`.engine.Searcher`) with its passage."""
+    """Every document of an open index (:class:`_Index`, or a :class:`.engine.Searcher`) with its passage."""
     import tantivy
 
     total = searcher.total
@@ -348,10 +359,8 @@ def write_from_cache(index_dir: Path, sync_limit: int = SYNC_LIMIT,
     """The build's step: the arm from the cache, the missing texts embedded first when there are
     at most ``sync_limit`` of them. Statistics for the build's report (``missing``: what the
     background job has left to do)."""
-    from .engine import Searcher
-
     started = time.perf_counter()
-    searcher = Searcher(Path(index_dir), dense=False)
+    searcher = _Index(Path(index_dir))
     found = entries(searcher)
     cache = Cache()
     try:
@@ -388,8 +397,6 @@ def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new:
     ``max_new``: stop after embedding that many texts (what is done is kept and swapped in).
     Only one process completes an index at a time (a lock in the index directory). ``workers``:
     processes embedding at once, each on one thread (default: one per core, two at most)."""
-    from .engine import Searcher
-
     say = say or (lambda line: None)
     index_dir = Path(index_dir)
     state = Progress()
@@ -407,7 +414,7 @@ def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new:
             say(state.stopped)
             return state
         started = time.perf_counter()
-        searcher = Searcher(index_dir, dense=False)
+        searcher = _Index(index_dir)
         found = entries(searcher)
         ordered = order(found, searcher.meta["editions"])
         phase = first_phase(found, searcher.meta["editions"])

@@ -190,14 +190,10 @@ class Searcher:
                 if len(near) >= depth:
                     break
         cited = {key for key, doc in docs.items() if doc["number"][0] in u.numbers}
-        scored = {}
-        for key in set(lex_rank) | set(near):
-            s = 0.0
-            if key in lex_rank:
-                s += 1.0 / (rank.RRF_K + lex_rank[key])
-            if key in near:
-                s += rank.RRF_DENSE / (rank.RRF_K + near[key][0])
-            scored[key] = (rank.RRF_K + 1) * s + (10.0 if key in cited else 0.0)
+        lex_score = {unit(doc): score for score, doc in lexical}
+        scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()})
+        for key in cited:
+            scored[key] += 10.0
         ordered = sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1), near.get(k, (depth + 1,))[0]))
         page = ordered[offset:offset + limit]
         wanted = [near[k][2] for k in page if k not in docs]
@@ -294,8 +290,8 @@ class Searcher:
             (by_meaning, similarity, _), meaning_only = near[id(doc)]
             result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}
             if meaning_only:
-                result["why"].insert(0, f"found by meaning, not by its words: #{by_meaning} by meaning "
-                                        f"(similarity {similarity:.2f}), outside the words ranking's first {rank.FUSE_DEPTH}")
+                result["why"].insert(0, f"found by meaning, not by its words (#{by_meaning} by meaning, "
+                                        f"similarity {similarity:.2f})")
             elif by_meaning <= 10:
                 result["why"].append(f"close in meaning: #{by_meaning} by meaning (similarity {similarity:.2f})")
         return result
