@@ -179,6 +179,27 @@ def test_the_background_job_completes_the_arm_detached_and_logs(index_copy, priv
     assert "embeddings" in log and "complete" in log
 
 
+def test_build_add_embeds_only_the_new_editions_new_texts(fixtures, tmp_path, private_cache):
+    from rulekb.kb.build import build
+
+    from ..helpers import run_cli
+    from ..test_new_edition import _later_edition
+
+    first = build([str(fixtures / "invented-cr-2030-05-05.txt")], EmbeddedStore(tmp_path / "kb"), reasoner="none")
+    assert first.search["dense"]["embedded"] == first.search["dense"]["rows"]  # a first, small build: all of it
+    later = _later_edition(fixtures, tmp_path)
+    env = dict(os.environ, RULEKB_CACHE=str(private_cache))
+    result = run_cli("build", "--add", str(later), "--store", str(tmp_path / "kb"), "--reasoner", "none",
+                     "--format", "json", env=env)
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)["search"]["dense"]
+    # reworded 101.2, new 101.3 and its glossary entry, 200.1c's new text: a few, not the edition
+    assert 1 <= figures["embedded"] <= 6 and figures["rows"] == figures["documents"] and figures["missing"] == 0
+    assert figures["from_cache"] >= first.search["dense"]["rows"] - 2
+    found = Searcher(index_dir(EmbeddedStore(tmp_path / "kb"))).search("which gadgets shine?", edition="en/2030-08-01")
+    assert found["meaning"]["state"] == "complete" and found["results"][0]["rule"] == "101.3"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60)
        | st.sampled_from(["[[", "]]", "\x00\x01\x1f", "*?:()\"'^~", "a" * 10_000, "[" * 999, "AND OR NOT"]))
