@@ -58,7 +58,7 @@ ERA = 0.5
 # of the gold sets only (rulekb bench search prints them apart from the held-out parts).
 RRF_K = 60
 RRF_DENSE = 1.0
-FUSE_DEPTH = 50
+FUSE_DEPTH = 100
 FUSION = "rrf"
 BLEND_DENSE = 1.0
 

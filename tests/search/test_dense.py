@@ -113,6 +113,20 @@ def test_a_build_leaves_many_texts_to_the_background_and_completing_is_resumable
     assert searcher.search("what is a gadget?")["meaning"]["state"] == "complete"
 
 
+def test_two_worker_processes_embed_what_one_would(index_copy, private_cache, monkeypatch):
+    monkeypatch.setattr(dense, "BATCH", 2)  # a dozen documents: six chunks, shared by two workers
+    state = dense.complete(index_copy, workers=2)
+    assert state.embedded == state.total == dense.read_manifest(index_copy)["rows"] and not state.stopped
+    cache = dense.Cache()
+    try:
+        entries = dense.entries(dense._Index(index_copy))
+        stored = cache.get_many(e.digest for e in entries)
+    finally:
+        cache.close()
+    alone = dense.embed_passages([entries[0].passage])[0]
+    assert float(stored[entries[0].digest] @ alone) > 0.999  # the same vector as this process embeds
+
+
 def test_the_newest_edition_of_each_language_is_embedded_first():
     rows = [{"edition": "en/1", "language": "en", "partial": False}, {"edition": "en/2", "language": "en", "partial": False},
             {"edition": "fr/a", "language": "fr", "partial": True}, {"edition": "fr/b", "language": "fr", "partial": True}]
