@@ -269,3 +269,16 @@ def test_the_dense_arm_on_the_corpus_index_a_bounded_part(corpus_kb, tmp_path, p
     found = searcher.search("what is the smallest number of cards a deck may hold?", edition="en/2026-01-16")
     assert found["arms"] == ["words", "meaning"] and found["meaning"]["state"] == "partial"
     assert any("meaning" in hit for hit in found["results"])
+
+
+def test_the_web_search_says_which_arms_ranked(fixture_web):
+    import urllib.parse
+    import urllib.request
+
+    url = f"{fixture_web}search?q={urllib.parse.quote_plus('how many players can take part?')}"
+    with urllib.request.urlopen(url, timeout=60) as response:
+        html = response.read().decode("utf-8")
+    assert "Ranked by words and meaning." in html and "found by meaning, not by its words" in html
+    api = f"{fixture_web}api/search?q={urllib.parse.quote_plus('what is a gadget?')}"
+    with urllib.request.urlopen(api, timeout=60) as response:
+        assert json.loads(response.read())["arms"] == ["words", "meaning"]
