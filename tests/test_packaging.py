@@ -1,4 +1,4 @@
-"""The packaging contract of issue 13: installed, the four folders at the top are one package,
+"""The packaging contract: installed, the four folders at the top are one package,
 ``rulekb`` (``rulekb.ingest``, ``rulekb.kb``, ``rulekb.queries``, ``rulekb.ontology``): pyproject.toml lists
 every package of the tree, and no code imports the folders under their bare names (from the
 repository root ``kb`` is importable too -- the current directory is on sys.path -- so one such
