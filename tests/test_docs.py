@@ -21,7 +21,7 @@ DOCS = ROOT / "docs"
 MAX_README_LINES = 250
 MAX_MODULE_LINES = 500
 
-# "issue 18", "stop 31's figures", "session 4", "this stop": names of internal work items,
+# an issue's, a stop's or a session's number, or "this stop": names of internal work items,
 # which mean nothing to a reader of the code (say the reason instead)
 INTERNAL = re.compile(r"\b(issues?|stops?|sessions?)\s*#?\d+|\bthis (stop|session)\b", re.I)
 WRITTEN = (".py", ".md", ".rq", ".ttl", ".tsv", ".html", ".toml", ".txt", ".java", ".cfg", ".css", ".js")
@@ -127,6 +127,8 @@ def test_every_docs_page_is_linked_from_the_readme():
 def test_no_internal_work_item_is_named():
     found = []
     for path in _ours():
+        if path == Path(__file__).resolve():  # (its own examples of what the pattern finds)
+            continue
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if INTERNAL.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
