@@ -36,7 +36,7 @@ def cli_reference() -> str:
     from . import app
 
     root = typer.main.get_command(app)
-    out: list[str] = []
+    out: list[str] = ["Commands: " + ", ".join(f"[`{name}`](#rulekb-{name})" for name in root.commands) + ".", ""]
     for name, command in root.commands.items():
         out.extend(_command(f"rulekb {name}", command, level=3))
     return "\n".join(out).rstrip() + "\n"
