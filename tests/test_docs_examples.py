@@ -32,6 +32,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(sh|console)[^\n]*\n(.*?)^```", re.S | re.M)
 EXIT = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
 WAIT_FOR_SERVER = 120  # seconds a server started by an example may take to open its port
+COMMAND_TIMEOUT = 300  # seconds an example's command may take (a loaded machine)
+PORT = re.compile(r"--(?:port[ =]|bind[ =]\S*:)(\d+)")  # where an example's server listens
 
 
 @dataclass
@@ -99,6 +101,7 @@ def test_an_example_is_read_as_commands_output_and_exits():
     assert [c.line for c in read] == ["rulekb rule en/latest 111.2", "rulekb serve --port 9"]
     assert read[0].output == ("111.2 (en/2026-01-16)", "…") and read[1].background
     assert _commands("rulekb update  # exit 2\n# a comment\n", "sh") == [Command("rulekb update", 2)]
+    assert PORT.search("oxigraph serve --bind 127.0.0.1:7878 &").group(1) == "7878"
 
 
 def _normal(text: str) -> str:
@@ -142,11 +145,12 @@ def _run(example: Example, env: dict, cwd: Path) -> None:
                 servers.append(subprocess.Popen(["bash", "-c", f"exec {command.line}"], cwd=cwd, env=env,
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                                 start_new_session=True))
-                port = re.search(r"--port[ =](\d+)", command.line)
+                port = PORT.search(command.line)
                 _wait_for_port(int(port.group(1)) if port else 8000, servers[-1])
                 continue
-            done = subprocess.run(["bash", "-o", "pipefail", "-c", command.line], cwd=cwd, env=env,
-                                  capture_output=True, text=True, timeout=600)
+            # (no pipefail: `rulekb … | head` ends rulekb with a broken pipe, as any command)
+            done = subprocess.run(["bash", "-c", command.line], cwd=cwd, env=env,
+                                  capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
             assert done.returncode == command.expected_exit, (
                 f"{example.page}: `{command.line}` exited {done.returncode}, not {command.expected_exit}:\n"
                 f"{done.stderr[-2000:]}")
