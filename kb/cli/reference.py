@@ -110,18 +110,19 @@ def _cell(text: str) -> str:
 def queries_reference() -> str:
     """Every named query (``rulekb query NAME``, ``/sparql`` users read the files) and
     every QC check (``rulekb validate``), from their header comments."""
-    from ..store.queries import checks, registry
+    from ..service import named_queries
 
+    registry, checks = named_queries()
     out = ["## Named queries", ""]
     out += ["| query | what |", "|---|---|"]
-    out += [f"| [`{q.name}`](#{q.name}) | {_cell(q.title)} |" for q in registry().values()]
+    out += [f"| [`{q.name}`](#{q.name}) | {_cell(q.title)} |" for q in registry.values()]
     out.append("")
-    for query in registry().values():
+    for query in registry.values():
         out += _query(query)
     out += ["## QC checks", "",
             "Each check is a query in `queries/checks/` whose every row is a violation; `rulekb validate` "
             "runs them all.", ""]
-    for query in checks().values():
+    for query in checks.values():
         out += _query(query, severity=True)
     return "\n".join(out).rstrip() + "\n"
 
