@@ -71,7 +71,11 @@ def entries(pairs: list[dict], english_ids: list[str]) -> list[dict]:
     renamed_fr = {old.lower(): r for r in RENAMES for old in r.fr_old}
     for key, entry in sorted(grouped.items()):
         rename = next((r for r in RENAMES if key == r.en_new.lower()), None)
+        renamed = next((r for r in RENAMES if key in {o.lower() for o in r.en_old}), None)
         en_terms = [(entry["en"], PREFERRED, None)]
+        if renamed is not None:  # an old name with an entry of its own (the ontology keeps "in play")
+            old_span, _ = periods(english_ids, renamed.since)
+            en_terms = [(entry["en"], DEPRECATED, f"held in {old_span}; renamed {renamed.en_new!r} since {renamed.since}")]
         fr_terms = []
         for i, (french, sources) in enumerate(entry["fr"].items()):
             status = PREFERRED if i == 0 else ADMITTED
