@@ -17,7 +17,7 @@ Editions ......... edition (an id or a source file), stored_edition
 Questions ........ asker (define, ask)
 Comparisons ...... diff, diff_report, contradictions, cite_check
 Translation ...... translation, french_edition, newest_english,
-                   translation_xliff, translation_memory, termbase (the CAT tools' files)
+                   translation_xliff, translation_memory, term_pairs, termbase (the CAT tools' files)
 Building ......... build, export, validate, corpus_dir
 """
 
@@ -245,6 +245,13 @@ def translation_memory(french: list[str] | None = None, us: str | None = None, s
     pairs, note = memory_pairs(store, french, us)
     text, cleaner = to_tmx(pairs, note)
     return text, cleaner.warning()
+
+
+def term_pairs(glossaries: list = ()) -> list[dict]:
+    """The English-French term pairs of ``rulekb lexicon`` (ontology, core table, matched glossaries)."""
+    from .translate.lexicon import term_pairs as pairs
+
+    return pairs(glossaries)
 
 
 def termbase(pairs: list[dict], store=None) -> tuple[str, str | None]:

@@ -224,3 +224,35 @@ def test_omegat_finds_the_segments_fills_unchanged_rules_and_keeps_the_french(st
             french[unit.get("id")] = note
     back = {u.xmlelement.get("id"): u.target for u in translated.units if u.xmlelement.get("id") in french}
     assert back and back == french
+
+
+@pytest.fixture(scope="module")
+def web(store):
+    from rulekb.kb.store.embedded import EmbeddedStore
+    from rulekb.kb.web.app import create_app
+
+    from ..helpers import WebServer
+
+    with WebServer(create_app(EmbeddedStore(store))) as root:
+        yield root
+
+
+def test_worklist_page_offers_the_downloads(web, report):
+    import urllib.error
+    import urllib.request
+
+    page = urllib.request.urlopen(f"{web}translation?fr=fr/2030-05-05&us=en/2030-09-01").read().decode()
+    for fmt in ("xliff", "xliff-omegat", "tmx", "tmx-current", "tbx"):
+        assert f"format={fmt}" in page
+    for fmt, kind in (("xliff", "xliff"), ("xliff-omegat", "xliff"), ("tmx", "tmx"), ("tmx-current", "tmx"),
+                      ("tbx", "tbx")):
+        with urllib.request.urlopen(f"{web}translation?fr=fr/2030-05-05&us=en/2030-09-01&format={fmt}") as answer:
+            assert answer.status == 200
+            assert answer.headers["Content-Disposition"].startswith("attachment; filename=\"rulekb-fr-2030-05-05")
+            body = answer.read().decode()
+        assert errors(body, kind) == [], fmt
+    xliff = urllib.request.urlopen(f"{web}translation?fr=fr/2030-05-05&us=en/2030-09-01&format=xliff").read().decode()
+    assert _kinds(xliff) == Counter(i["kind"] for i in report["items"])
+    with pytest.raises(urllib.error.HTTPError) as bad:
+        urllib.request.urlopen(f"{web}translation?fr=fr/1999-01-01&us=en/2030-09-01&format=xliff")
+    assert bad.value.code == 404
