@@ -4,7 +4,7 @@ Default: each French text with the English edition it translates (its base, dete
 by the build), through the KB's ``rk:translationOf`` links (named query
 ``translation-links``): every aligned pair the KB knows, read and not recomputed.
 With ``us``: each French text against that English edition instead, through the
-translation report (:func:`kb.translate.from_kb.translation_parts`): only the French
+translation report (against the base the build detected, read from the KB) (:func:`kb.translate.from_kb.translation_parts`): only the French
 rules the report finds nothing against (their XLIFF state is ``translated``) are paired
 with that edition's English, so a CAT tool fills exactly those from the memory.
 """
@@ -31,7 +31,10 @@ def memory_pairs(store, french: list[str] | None = None, us: str | None = None) 
         if not french:
             raise KBError("--us needs the French texts to pair with it (FR...)")
         for name in french:
-            data, fr, en, _ = translation_parts([name], english.id, "auto", opener)
+            # the base the build detected (read, not detected again: that is most of a report's time)
+            rows = run(opener(), "translation-links", edition=name) if "/" in name else []
+            base = rows[0]["en_edition"] if rows else "auto"
+            data, fr, en, _ = translation_parts([name], english.id, base, opener)
             made, _ = units(data, fr, en, None)
             links = {u.fr: u.us for u in made if u.fr and u.us and not u.items}
             pairs += rule_pairs(fr, en, links) + glossary_pairs(fr, en)
