@@ -102,6 +102,11 @@ def test_worklist_reads_back_through_translate_toolkit(worklist):
     translated = [u for u in units if u.xmlelement.find(f"{X}target") is not None
                   and u.xmlelement.find(f"{X}target").get("state") == "translated"]
     assert translated and all(u.target and u.source and u.target != u.source for u in translated)
+    # as Weblate will see them: unchanged rules translated, the others to edit or to translate
+    assert all(u.istranslated() and not u.isfuzzy() for u in translated)
+    review = [u for u in units if u.xmlelement.find(f"{X}target") is not None
+              and u.xmlelement.find(f"{X}target").get("state") == "needs-review-translation"]
+    assert review and all(u.isfuzzy() for u in review)
 
 
 def test_copy_source_for_omegat(store):

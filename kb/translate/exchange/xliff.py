@@ -4,7 +4,8 @@ One ``trans-unit`` per rule the French text covers: ``id`` and ``resname`` the c
 English number (``fr:NUMBER`` for a French rule with no English counterpart), ``<source>``
 the current English, ``<target>`` the current French with a ``state`` from the report:
 
-- ``translated``: the rule has a French translation and the report found nothing;
+- ``translated``: the rule has a French translation and the report found nothing (the unit
+  is ``approved="yes"``: translate-toolkit, so Weblate, reads an unapproved target as fuzzy);
 - ``needs-review-translation``: stale (the English changed after the French base) or
   another finding (citations, numbers, card names, sentences);
 - ``needs-translation``: missing (no French): the target is empty.
@@ -182,6 +183,8 @@ def _unit(group, u: _Unit, en_rules, fr_rules, base_rules, base_id, clean, copy_
     target_text = french
     if copy_source:
         target_text = english
+    if state == TRANSLATED and not copy_source:  # translate-toolkit (Weblate) counts only approved units as done
+        el.set("approved", "yes")
     if target_text or u.us:
         target = etree.SubElement(el, f"{{{NS}}}target", {XML_LANG: "fr", "state": state})
         target.text = clean(target_text)
