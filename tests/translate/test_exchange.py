@@ -261,3 +261,14 @@ def test_worklist_page_offers_the_downloads(web, report):
     with pytest.raises(urllib.error.HTTPError) as bad:
         urllib.request.urlopen(f"{web}translation?fr=fr/1999-01-01&us=en/2030-09-01&format=xliff")
     assert bad.value.code == 404
+
+
+def test_termbase_escapes_markup_in_terms():
+    from translate.storage.tbx import tbxfile
+
+    from rulekb.kb.translate.exchange.tbx import to_tbx2
+
+    document, _ = to_tbx2([{"key": "x", "en": 'a <b> & "c"', "fr": "d <script>é</script>\x0c", "source": "core"}], [])
+    assert errors(document, "tbx") == [] and "<script>" not in document
+    pairs = {(u.source, u.target) for u in tbxfile.parsestring(document.encode()).units}
+    assert ('a <b> & "c"', "d <script>é</script>") in pairs
