@@ -15,12 +15,15 @@ class Cleaner:
 
     def __init__(self) -> None:
         self.dropped = 0
+        self._seen: set[str] = set()  # a text written twice (target and alt-trans) is counted once
 
     def __call__(self, text: str | None) -> str:
         if not text:
             return ""
         cleaned, count = _INVALID.subn("", text)
-        self.dropped += count
+        if count and text not in self._seen:
+            self._seen.add(text)
+            self.dropped += count
         return cleaned
 
     def warning(self) -> str | None:
