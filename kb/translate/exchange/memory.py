@@ -49,7 +49,14 @@ def memory_pairs(store, french: list[str] | None = None, us: str | None = None) 
             links.setdefault((row["edition"], row["en_edition"]), {})[row["fr_number"]] = row["en_number"]
     if not links:
         raise KBError("no French rule of the KB is linked to an English rule: nothing to remember")
+    read: dict[str, object] = {}  # an English base several French texts translate is read once
+
+    def edition(name: str):
+        if name not in read:
+            read[name] = stored_edition(opener(), name)
+        return read[name]
+
     for (fr_id, en_id), numbers in sorted(links.items()):
-        fr, en = stored_edition(opener(), fr_id), stored_edition(opener(), en_id)
+        fr, en = edition(fr_id), edition(en_id)
         pairs += rule_pairs(fr, en, numbers) + glossary_pairs(fr, en)
     return pairs, "each French text with the English edition it translates (rk:translationOf)"
