@@ -16,7 +16,8 @@ A rule ........... rule, history, default_edition, lineage, describe
 Editions ......... edition (an id or a source file), stored_edition
 Questions ........ asker (define, ask)
 Comparisons ...... diff, diff_report, contradictions, cite_check
-Translation ...... translation, french_edition, newest_english
+Translation ...... translation, french_edition, newest_english,
+                   translation_xliff, translation_memory, term_pairs, termbase (the CAT tools' files)
 Building ......... build, export, validate, corpus_dir
 """
 
@@ -222,6 +223,10 @@ def newest_english(store) -> str:
     from .translate.from_kb import default_us, english_rows
 
     return default_us(english_rows(store))
+
+
+# the translators' files (XLIFF, TMX, TBX): their domain module imports its libraries when called
+from .translate.exchange.files import term_pairs, termbase, translation_memory, translation_xliff  # noqa: E402,F401
 
 
 # -- building ---------------------------------------------------------------------------------

@@ -127,3 +127,13 @@ def http(url: str, *, data: bytes | None = None, headers: dict | None = None, me
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as err:
         return err.code, err.headers, err.read()
+
+
+def assert_one_clear_line(exc: Exception, *words: str) -> None:
+    """An error a user sees: one line, nothing chained on, naming each of ``words``."""
+    message = str(exc)
+    assert "\n" not in message and "Traceback" not in message
+    assert exc.__cause__ is None  # nothing from pypdf, zipfile or lxml chained on
+    for word in words:
+        assert word in message
+

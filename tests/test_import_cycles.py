@@ -1,4 +1,4 @@
-"""No import cycles between the project's modules (issue 13).
+"""No import cycles between the project's modules (one direction of dependency: ingest -> kb -> CLI/web).
 
 Every ``import`` and ``from ... import`` of the four packages is read with ``ast`` --
 at module level and inside functions alike (a lazy import only hides a cycle from the

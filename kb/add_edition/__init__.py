@@ -209,7 +209,7 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
 
     from ..align import align_profiles
     from ..align.profile import build as profile
-    from ..build import _inferred, _statements, choose_editions, reason
+    from ..build import choose_editions, inferred, reason, statements_of
     from ..progress import Stages
 
     from ..progress import cpu_seconds
@@ -254,7 +254,7 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
         fresh = {key: c for key, c in concepts.items() if key not in known}
         concept_layer.add_ontology_labels(fresh, ontology_labels())
         keys = concept_layer.KeyIndex(concepts)
-        statements = _statements(new, keys)
+        statements = statements_of(new, keys)
         stage.advance(f"definitions {new.id}")
     terms = {key: c.denotes[0] for key, c in concepts.items() if c.denotes}
     with stages.stage("reason") as stage:
@@ -269,7 +269,7 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
     stated: dict = {}  # rule number -> the concepts its wording states (kb.rdf.mentions)
     added += statement_quads(new.id, statements, mint, concept_iri.get)
     if new.id in results:
-        added += _inferred(new.id, statements, results[new.id], mint, concept_iri)
+        added += inferred(new.id, statements, results[new.id], mint, concept_iri)
 
     if previous is not None:
         with stages.stage("align", total=1) as stage:

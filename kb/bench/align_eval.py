@@ -38,7 +38,7 @@ from ..align.model import Alignment
 from ..align.synthetic import mutate
 
 GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "alignment_gold.tsv")
-# the untuned 2009 pairs (issue 16.7): evaluate_gold(corpus, path=INDEPENDENT_GOLD)
+# the untuned 2009 pairs: evaluate_gold(corpus, path=INDEPENDENT_GOLD)
 INDEPENDENT_GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "alignment_gold_2009_independent.tsv")
 COLUMNS = ["group", "old_edition", "new_edition", "old", "new", "check", "note"]
 

@@ -13,7 +13,7 @@ every stage as the build's own progress lines give them (``rulekb build: load 16
 16.2 s``), and the peak resident memory of the largest process of the run (``wait4``), then
 their medians. With a baseline (another checkout of rulekb, e.g. ``git worktree add /tmp/old
 main``) the same runs of its code alternate with this code's, in the same caches' state and
-the same hour, and every median gets its ratio this/baseline. The targets of issue 18 (a first
+the same hour, and every median gets its ratio this/baseline. The build's targets (a first
 build in 120 s, a warm rebuild in 60 s) are said met or missed on the medians when the runs build
 the whole corpus with the default reasoner (no sources, no ``--reasoner``).
 """

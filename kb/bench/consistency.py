@@ -72,10 +72,10 @@ def run(sources: list[str], repeat: int = 3, cold: bool = True, progress=None) -
     editions, _ = choose_editions(parsed.editions)
     concepts = collect(editions)
     add_ontology_labels(concepts, ontology_labels())
-    from rulekb.kb.build import _statements
+    from rulekb.kb.build import statements_of
 
     keys = KeyIndex(concepts)
-    statements = {e.id: _statements(e, keys) for e in editions}
+    statements = {e.id: statements_of(e, keys) for e in editions}
     terms = {key: c.denotes[0] for key, c in concepts.items() if c.denotes}
     results, reasoning = reason(statements, terms, "auto", progress)
     out: dict = {"editions": len(editions), "english": sum(e.language == "en" for e in editions),

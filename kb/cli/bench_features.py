@@ -261,3 +261,27 @@ def bench_pages_command(
         say(f"  {mode:10} {f['cpu_ms_median']:7.3f} ms CPU a page (median of rounds; wall {f['wall_ms_median']:.3f} ms)")
     if "ratio_queries_over_page_data" in figures:
         say(f"  queries / page data: {figures['ratio_queries_over_page_data']:.2f}x; the same bytes: {figures['same_bytes']}")
+
+
+@bench_app.command("translation-files")
+def bench_translation_files(
+    french: str = typer.Argument(..., help="A French edition id of the KB, e.g. fr/2011-02-04."),
+    base: str = typer.Option("auto", "--base", help="As translation-report's --base: auto, all or an edition id."),
+    repeat: int = RepeatOption(3, "Runs of each file; medians are over runs."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """The translators' files of one French text (XLIFF, TMX, TBX): median seconds each, and the ratio to the
+    translation report they carry, measured in the same run."""
+    from ..bench.exchange import bench_exchange
+
+    with errors_as_exit_codes():
+        figures = bench_exchange(_store(store), french, base, repeat)
+    if format is Format.json:
+        emit_json(figures)
+        return
+    stdout.print(f"{figures['fr_edition']} against {figures['us_edition']} (base {figures['base']}), "
+                 f"medians of {figures['repeat']} runs:", highlight=False, markup=False)
+    for name, seconds in figures["seconds"].items():
+        stdout.print(f"  {name:20} {seconds:7.3f} s   x{figures['ratio_to_report'][name]} of the report",
+                     highlight=False, markup=False)

@@ -3,7 +3,7 @@
 typer 0.29 coerces every parameter value -- a default left as it is included --
 through a pydantic ``TypeAdapter`` built on first use, so any command with a
 ``str`` or ``int`` option imports pydantic (about 0.4 s of CPU: half of
-``rulekb search``'s cold start, issue 14). For the values whose result is
+``rulekb search``'s cold start). For the values whose result is
 known without it, this gives typer's own answer directly:
 
 - ``str``: a ``str`` value is returned as it is (what ``_parse_cli_str`` and

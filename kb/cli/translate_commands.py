@@ -1,5 +1,6 @@
-"""``rulekb translation-report``: where a French text and an English edition disagree,
-and ``rulekb lexicon``: the English-French term pairs, as CSV or TBX.
+"""``rulekb translation-report``: where a French text and an English edition disagree
+(as text, JSON, a worklist in Markdown/HTML or XLIFF), ``rulekb translation-memory``: the
+aligned rules as TMX, and ``rulekb lexicon``: the English-French term pairs, as CSV or TBX.
 
 The French comes from source files or directories (parsed; several pages of one
 text combine as ``rulekb ingest`` combines them) or from the KB by id; the English
@@ -18,7 +19,6 @@ import sys
 import typer
 
 from .app import Format, FormatOption, LazyStore, StoreOption, app
-from .compare_commands import ReportKind
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 def _print_text(data: dict, fr, english) -> None:
@@ -70,6 +70,21 @@ def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+class WorklistKind(str, enum.Enum):
+    md = "md"
+    html = "html"
+    xliff = "xliff"
+
+
+def _write(text: str, warning: str | None) -> None:
+    """A finished file to stdout; what was dropped to make it valid, on stderr."""
+    from .output import stderr
+
+    if warning:
+        stderr.print(f"rulekb: warning: {warning}", markup=False, highlight=False)
+    sys.stdout.write(text)
+
+
 @app.command("translation-report")
 def translation_report_command(
     sources: list[str] = typer.Argument(..., help="French source files or directories (several pages of one text "
@@ -79,8 +94,12 @@ def translation_report_command(
     base: str = typer.Option("auto", "--base", help="The English edition the French translates: auto (detect "
                              "among the KB's complete English editions dated 3 years before to 6 months after "
                              "the French), all (detect among all of them: slow), or an edition id."),
-    report: ReportKind = typer.Option(None, "--report", help="A translator's worklist instead: md or html, "
-                                      "French beside English by section, English changes since the base marked."),
+    report: WorklistKind = typer.Option(None, "--report", help="A translator's worklist instead: md or html, "
+                                        "French beside English by section, English changes since the base marked; "
+                                        "or xliff (XLIFF 1.2, one trans-unit per rule, for CAT tools)."),
+    copy_source: bool = typer.Option(False, "--copy-source", help="With --report xliff: every target holds a copy "
+                                     "of the English (OmegaT 3.6 translates the targets' text); the French goes to "
+                                     "the memory (rulekb translation-memory) and to a note."),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
@@ -90,6 +109,13 @@ def translation_report_command(
 
     if report is not None and format is Format.json:
         fail("--report and --format json are alternatives: choose one")
+    if copy_source and report is not WorklistKind.xliff:
+        fail("--copy-source goes with --report xliff")
+    if report is WorklistKind.xliff:
+        with errors_as_exit_codes():
+            text, warning = service.translation_xliff(sources, us, base, LazyStore(store), copy_source=copy_source)
+        _write(text, warning)
+        return
     with errors_as_exit_codes():
         data, fr, english = service.translation(sources, us, base, LazyStore(store))
     if report is not None:
@@ -106,7 +132,30 @@ def translation_report_command(
 class LexiconFormat(str, enum.Enum):
     csv = "csv"
     tbx = "tbx"
+    tbx3 = "tbx3"
     json = "json"
+
+
+class MemoryFormat(str, enum.Enum):
+    tmx = "tmx"
+
+
+@app.command("translation-memory")
+def translation_memory(
+    french: list[str] = typer.Argument(None, help="French edition ids of the KB (default: every French text the "
+                                       "KB aligned)."),
+    us: str = typer.Option(None, "--us", help="Pair the French with this English edition instead of the one it "
+                           "translates: only the rules the translation report finds nothing against."),
+    store: str = StoreOption,
+    format: MemoryFormat = typer.Option(MemoryFormat.tmx, "--format", "-f", help="tmx (TMX 1.4b)."),
+) -> None:
+    """A translation memory (TMX 1.4b) of the aligned French and English rules, sentence by sentence where both
+    sides split alike, and the matched glossary entries: for a CAT tool's memory folder."""
+    from .. import service
+
+    with errors_as_exit_codes():
+        text, warning = service.translation_memory(french or None, us, LazyStore(store))
+    _write(text, warning)
 
 
 @app.command()
@@ -118,7 +167,8 @@ def lexicon(
                            "(default: the newest complete English edition in the KB)."),
     store: str = StoreOption,
     format: LexiconFormat = typer.Option(LexiconFormat.csv, "--format", "-f",
-                                         help="csv (en,fr,source,key), tbx (TBX-Basic XML) or json."),
+                                         help="csv (en,fr,source,key), tbx (TBX v2, TBX-Basic <martif>: "
+                                         "translate-toolkit, Weblate, OmegaT), tbx3 (TBX v3, <tbx>) or json."),
 ) -> None:
     """The English-French term pairs: the ontology's labels, the hand-made core table, and matched glossaries."""
     from .. import service
@@ -137,5 +187,9 @@ def lexicon(
         pairs = term_pairs(glossaries)
     if format is LexiconFormat.json:
         emit_json(pairs)
+    elif format is LexiconFormat.tbx:
+        with errors_as_exit_codes():
+            text, warning = service.termbase(pairs, LazyStore(store))
+        _write(text, warning)
     else:
         sys.stdout.write(to_csv(pairs) if format is LexiconFormat.csv else to_tbx(pairs))

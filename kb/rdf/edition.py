@@ -21,7 +21,7 @@ What one edition becomes (prefix ``rk:`` = https://w3id.org/rulekb#)::
         rk:hasCitation <.../glossary/owner/citation/1> ; rk:defines <concept/owner> .
 
 The edition a unit belongs to is the graph it sits in (``GRAPH ?ed { ?rule rk:number ?n }``):
-no ``rk:inEdition`` triple restates it for each of the ~400,000 units (issue 18's footprint).
+no ``rk:inEdition`` triple restates it for each of the ~400,000 units (a smaller store).
 The concepts a rule mentions are on its wording (graph/lineage, :mod:`kb.rdf.mentions`).
 A citation's type (``rk:Citation``, the range of ``rk:hasCitation``) and the numbers it cites
 (``rk:citedNumber``: each resolved one is its target's ``rk:number``, each other one its

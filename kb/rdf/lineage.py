@@ -16,7 +16,7 @@ edition's graph stays about one edition::
 Each version's ``rk:lineage`` is stored although its wording implies it (``?rule
 rk:wording/dcterms:isVersionOf ?lineage``, 243,000 quads of 3.8 million): without it,
 Oxigraph 0.5 plans the two-step link from a lineage to its versions as a join of every
-rk:wording instead of a lookup. Tried on the full KB (issue 18, the queries rewritten with
+rk:wording instead of a lookup. Tried on the full KB (the queries rewritten with
 explicit triple patterns; with property paths it was worse): renumbered-rules 0.4 s -> 189 s
 (a form with two subqueries: 0.07 s), rule-history 9 ms -> 1.1 s and a 200-rule batch of
 rule-in-french 0.07 -> 5 s (subqueries, paths and nested OPTIONALs did not help; the pages

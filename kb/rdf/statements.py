@@ -11,7 +11,7 @@ in graph/statements, under an IRI made from its content::
         rk:negated false ; rk:sentence "..."@en .
 
 An unchanged rule restated in 100 editions stated its ~8 quads of statement 100 times
-(553,000 quads in 2,000 distinct contents, issue 18); now 2 quads an edition. Its
+(553,000 quads in 2,000 distinct contents); now 2 quads an edition. Its
 ``rdf:type rk:Statement`` is implied too (the domain of ``rk:statedIn``). A SPARQL user
 reads what a statement says through the link: ``?statement rk:statementContent/rk:aspect
 ?aspect``.

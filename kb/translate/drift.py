@@ -78,4 +78,6 @@ def through_base(fr: Edition, base: Edition, english: Edition, cache: FeatureCac
         items.append(item)
     data["items"] = items + stale_items(fr, base, english, alignment, base_of)
     data["pairs"] = {fr_number: en_number for fr_number, en_number in base_of.items() if en_number}
+    # base rule -> its rule in ``english`` (the exchange formats' current English of each French rule)
+    data["successors"] = {en: successors.get(en) for en in data["pairs"].values()}
     return data

@@ -88,6 +88,17 @@ def _window(date: str | None) -> tuple[str, str] | None:
 
 def translation_data(sources: list[str], us: str | None = None, base: str = "auto", store=None):
     """``(data, french, english)``: the JSON of ``rulekb translation-report`` and the two editions."""
+    data, fr, english, _ = translation_parts(sources, us, base, store)
+    data.pop("pairs", None)  # the build's translationOf links; not in the report's JSON
+    data.pop("successors", None)
+    return data, fr, english
+
+
+def translation_parts(sources: list[str], us: str | None = None, base: str = "auto", store=None):
+    """``(data, french, english, base)``: :func:`translation_data` with the alignment kept
+    (``data["pairs"]``: French number -> base English number; ``data["successors"]``: base
+    number -> its number in ``english``, when the base is older) and the base edition
+    (``None`` when not detected): what the translators' exchange formats are made of."""
     from ..errors import KBError
     from ..rdf.stored_edition import load_edition, stored_edition
     from ..translate.drift import drift_report
@@ -109,7 +120,7 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
         return ({"fr_edition": fr.id, "us_edition": english.id, "base_detected": None, "items": [], "note": note,
                  "coverage": {"sections": [], "english_rules_in_span": 0, "english_rules_total": len(english.rules),
                               "french_rules": 0, "spans": {}},
-                 "base": info, "stale_checked": False}, fr, english)
+                 "base": info, "stale_checked": False}, fr, english, None)
     if base in ("auto", "all"):
         rows = rows if rows is not None else english_rows(opener)
         window = _window(fr.effective_date) if base == "auto" else None
@@ -120,6 +131,7 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
         candidates = [english if name == english.id else stored_edition(opener(), name) for name in chosen]
         info["window"] = list(window) if window else None
         data = drift_report(fr, english, candidates=candidates)
+        base_edition = next((c for c in candidates if c.id == data.get("base_detected")), None)
     else:
         base_edition = english if base == english.id else load_edition(base, opener)
         if base_edition.language != "en":
@@ -128,5 +140,4 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
     info.update(data["base"])
     info["seconds"] = round(time.perf_counter() - started, 2)  # reading the candidates included
     data["base"] = info
-    data.pop("pairs", None)  # the build's translationOf links; not in the report's JSON
-    return data, fr, english
+    return data, fr, english, base_edition

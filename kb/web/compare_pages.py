@@ -7,6 +7,11 @@
 - ``/translation?fr=ID[&us=ID][&kind=stale...][&format=json]``: the translator's
   worklist (``rulekb translation-report ID --base auto``) against an English edition
   (default: the newest), with the base edition detected, its score and runner-up.
+  ``&format=xliff`` (``xliff-omegat``: targets holding the English, for OmegaT 3.6),
+  ``tmx`` (every aligned pair of the French text with its base), ``tmx-current`` (the
+  rules still translating the English shown: what a CAT tool fills exactly) or ``tbx``
+  (TBX v2 termbase) downloads the translators' files (``rulekb translation-report
+  --report xliff``, ``rulekb translation-memory``, ``rulekb lexicon --format tbx``).
 - ``/contradictions?old=ID&new=ID[&format=json]``: changes of meaning between two
   editions' definitions (``rulekb contradictions``, no reasoner).
 
@@ -21,7 +26,7 @@ from urllib.parse import urlencode
 
 import anyio
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import RulekbError
@@ -39,6 +44,16 @@ TRANSLATION_KINDS = ("missing", "extra", "reference-mismatch", "number-mismatch"
 
 def _param(request: Request, name: str) -> str:
     return (request.query_params.get(name) or "").strip()
+
+
+# format -> (file name suffix, media type): the translators' files the worklist page offers
+DOWNLOADS = {
+    "xliff": (".xlf", "application/xliff+xml"),
+    "xliff-omegat": ("-omegat.xlf", "application/xliff+xml"),
+    "tmx": (".tmx", "application/x-tmx+xml"),
+    "tmx-current": ("-current.tmx", "application/x-tmx+xml"),
+    "tbx": (".tbx", "application/x-tbx+xml"),
+}
 
 
 def _wants_json(request: Request) -> bool:
@@ -139,7 +154,9 @@ class ComparePages:
         if redirect is not None:
             return redirect
         fr, us = _param(request, "fr"), _param(request, "us")
-        wants_json = _wants_json(request)
+        download = _param(request, "format").lower()
+        download = download if download in DOWNLOADS else None
+        wants_json = download is None and _wants_json(request)
         kinds = _kinds(request, TRANSLATION_KINDS, ()) or None  # default: every kind
         await self._editions()
         french, english = self.data.french(), self.data.english()
@@ -151,6 +168,12 @@ class ComparePages:
             raise WebError(404, "no complete English edition in the knowledge base")
         us = us or english[-1]["edition"]
         self.data.check(us, "complete English edition", english, lambda e: self.link("translation", fr=fr, us=e))
+        if download is not None:
+            text = await anyio.to_thread.run_sync(self.data.download, download, fr, us, limiter=self.limiter)
+            suffix, media = DOWNLOADS[download]
+            name = f"rulekb-{fr.replace('/', '-')}-{us.replace('/', '-')}{suffix}"
+            return Response(text.encode("utf-8"), media_type=f"{media}; charset=utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
         result = await anyio.to_thread.run_sync(self.data.translation, fr, us, limiter=self.limiter)
         if wants_json:
             return JSONResponse(translation_json(result.data, kinds))
@@ -162,6 +185,9 @@ class ComparePages:
                     kinds=kinds, kind_link=lambda k: self.link("translation", fr=fr, us=us, kind=k),
                     all_link=self.link("translation", fr=fr, us=us),
                     json_link=self.link("translation", fr=fr, us=us, format="json"),
+                    download_links=[(label, self.link("translation", fr=fr, us=us, format=fmt)) for fmt, label in (
+                        ("xliff", "XLIFF worklist"), ("xliff-omegat", "XLIFF for OmegaT"), ("tmx", "TMX memory"),
+                        ("tmx-current", "TMX of the unchanged rules"), ("tbx", "TBX termbase"))],
                     fr_link=self.ctx.href(self.ctx.mint.edition(fr)), us_link=self.ctx.href(self.ctx.mint.edition(us)),
                     base_link=self.ctx.href(self.ctx.mint.edition(data["base_detected"])) if data.get("base_detected") else None,
                     seconds=round(result.seconds, 2), **view)

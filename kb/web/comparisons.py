@@ -76,6 +76,7 @@ class Comparisons:
         self.diffs = LRU()
         self.translations = LRU()
         self.contradictions_cache = LRU()
+        self.files = LRU()
 
     # -- editions ----------------------------------------------------------------
 
@@ -123,6 +124,21 @@ class Comparisons:
         # the arguments are ids checked against the KB's list, never file paths
         data, french, english = service.translation([fr], us, "auto", self.store)
         return TranslationResult(data, french, english, time.perf_counter() - started)
+
+    def download(self, kind: str, fr: str, us: str) -> str:
+        """A translators' file of ``fr`` against ``us`` (ids checked against the KB's list)."""
+        return self.files.get((catalog.build_of(self.store), kind, fr, us), lambda: self._download(kind, fr, us))
+
+    def _download(self, kind: str, fr: str, us: str) -> str:
+        if kind in ("xliff", "xliff-omegat"):
+            text, _ = service.translation_xliff([fr], us, "auto", self.store, copy_source=kind == "xliff-omegat")
+        elif kind == "tmx":
+            text, _ = service.translation_memory([fr], None, self.store)
+        elif kind == "tmx-current":
+            text, _ = service.translation_memory([fr], us, self.store)
+        else:
+            text, _ = service.termbase(service.term_pairs(), self.store)
+        return text  # characters XML cannot carry were dropped (the CLI says how many)
 
     def contradictions(self, old: str, new: str) -> dict:
         return self.contradictions_cache.get((catalog.build_of(self.store), old, new),

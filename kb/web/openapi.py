@@ -78,7 +78,7 @@ def document(ctx: WebContext) -> dict:
                  _query_param("limit", "10", "results, 1-100"),
                  _query_param("offset", "0", "results to skip (the next page)")],
                 {"$ref": "#/components/schemas/SearchResults"}),
-            # rules over time (issue 15: kb.web.timeline_pages)
+            # rules over time (kb.web.timeline_pages)
             "/api/effects/{lang}/{date}": _get(
                 "What an edition changed", "As `/effects/EDITION.json`: the rules it added, removed, renumbered "
                                            "and reworded, its changes of meaning, the counts, and which edition "

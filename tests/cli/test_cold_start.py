@@ -1,4 +1,4 @@
-"""`rulekb` starts light (issue 14's cold start): importing the command line loads typer and
+"""`rulekb` starts light (a cold `rulekb search` should take well under a second): importing the command line loads typer and
 its own modules, the error root -- and no domain code, no rich console, no parser, no
 pydantic, no store. (Speed itself is measured by `rulekb bench search`, never here.)"""
 

@@ -1,5 +1,5 @@
-"""The independent alignment gold for the 2009 restructure (issue 16.7,
-kb/bench/gold/alignment_gold_2009_independent.tsv): the evaluator reads it, it is independent of the
+"""The independent alignment gold for the 2009 restructure
+(kb/bench/gold/alignment_gold_2009_independent.tsv): the evaluator reads it, it is independent of the
 tuned gold (no old rule in common, none of its old sections or keyword subsections appear there),
 and on the corpus every row still points at the rule it was written for, and the aligner scores at
 least 97 % on it (95.7 % before keyword subrules stayed under their keyword across a renumbered

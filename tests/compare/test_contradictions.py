@@ -176,7 +176,7 @@ def test_glossary_obsolete_revived_removed_added_renamed():
     assert not find(found, "concept-added", "kindred") and not find(found, concept="humming")
     [obsolete] = find(found, "concept-obsolete")
     assert obsolete.old.term == "Wobbling" and obsolete.new.term == "Wobbling (Obsolete)"
-    # the old rule that defined it is cited, with its text (issue 16: it was null)
+    # the old rule that defined it is cited, with its text (it used to be null)
     assert obsolete.old.rule == "1.1" and obsolete.to_dict()["old"]["rule"] == "1.1"
     assert obsolete.to_dict()["old"]["text"].startswith("Wobbling happens twice")
     assert obsolete.to_dict()["old"]["glossary"] == "A thing that happens."

@@ -30,7 +30,7 @@ def test_every_edition_is_built_once(corpus_kb):
     assert "fr/2011-02-04" in french and "fr/2008-04-14" in french and len(french) > 25
     assert any("lotusnoir" in s and s.startswith("en/2011-09-30") for s in report.skipped)
     assert len(report.refused) == 4  # the no-rules pages
-    assert report.quads > 3_500_000  # (3.81 M since statements say what they say once: issue 18)
+    assert report.quads > 3_500_000  # (3.81 M since statements say what they say once)
 
 
 def test_cross_references_resolve_across_the_corpus(corpus_kb):

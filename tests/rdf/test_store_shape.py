@@ -1,4 +1,4 @@
-"""The store's shape after issue 18's cuts: what it no longer restates is implied, and every
+"""The store's shape since it stopped restating what is implied: what it no longer restates is implied, and every
 named query answers as it did when the store restated it.
 
 Not stored any more (kb.rdf.edition, kb.rdf.lineage, kb.rdf.mentions): ``rk:inEdition`` (the
@@ -53,7 +53,7 @@ def _answer_alike(old, new, params) -> None:
 
 
 def old_shape(quads) -> list[ox.Quad]:
-    """The quads as the build wrote them before issue 18's cuts."""
+    """The quads as the build wrote them before it stopped restating what is implied."""
     out, wording_of, mentioned = [], {}, defaultdict(list)
     quads = list(quads)
     owner = {q.object: q.subject for q in quads if q.predicate == P["hasCitation"]}

@@ -1,4 +1,4 @@
-"""The search gold set (kb/bench/gold/search_gold.tsv, issue 14): its shape, and -- on the real
+"""The search gold set (kb/bench/gold/search_gold.tsv): its shape, and -- on the real
 corpus -- that every rule it names exists in the edition it names, parsed by ingest from the
 corpus files (not read from a store), so a renumbered or mistyped answer fails here instead of
 silently scoring as a miss in ``rulekb bench search``."""

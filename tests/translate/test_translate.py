@@ -1,4 +1,4 @@
-"""French beside English (issue 6): evidence, alignment, base detection and the
+"""French beside English: evidence, alignment, base detection and the
 translation report. The invented set is kb/bench/gold/translate (written for
 this project); corpus tests read the French texts beside the project."""
 

@@ -177,8 +177,8 @@ def test_lexicon_csv_has_every_source(store):
     assert any(r["en"] == "graveyard" and r["fr"] == "cimetière" for r in rows)
 
 
-def test_lexicon_tbx_parses_and_escapes(store):
-    result = run_cli("lexicon", "--format", "tbx")
+def test_lexicon_tbx3_parses_and_escapes(store):
+    result = run_cli("lexicon", "--format", "tbx3")  # TBX v3; `--format tbx` is v2 (tests/translate/test_exchange.py)
     assert result.returncode == 0, result.stderr
     root = ET.fromstring(result.stdout.encode("utf-8"))
     assert root.tag == f"{TBX}tbx" and root.get("type") == "TBX-Basic"

@@ -1,5 +1,5 @@
-"""The rule page's faster paths give the same answers as the slower ones they replace
-(issue 18): rule-in-french with its texts looked up row by row against the plain join it
+"""The rule page's faster paths give the same answers as the slower ones they replace:
+rule-in-french with its texts looked up row by row against the plain join it
 had, and the rule page served without describing the IRI first against the page served
 after the description. No timing here: speed is `rulekb bench serve`'s."""
 
