@@ -481,50 +481,10 @@ def page_store(store, edition: str, number: str, use: bool = True):
 
 # -- the dense arm of search (kb.search.dense) ----------------------------------------------
 
-def embed(store, index: str | None = None, max_new: int | None = None, say=None):
-    """``rulekb build --embed now``: complete the embeddings of the search index of ``store``'s current build
-    (or of the index directory ``index``): what the cache lacks, newest editions first."""
-    from .search import dense
-    from .search.home import index_dir
+def embed(store, action: str = "now", max_new: int | None = None, say=None):
+    """``rulekb build --embed now|background|status``, and the end of ``rulekb build``
+    (``after-build``): the dense arm of the current index completed, started or described
+    (:func:`kb.search.dense_build.for_store`)."""
+    from .search.dense_build import for_store
 
-    from pathlib import Path
-
-    return dense.complete(Path(index) if index else index_dir(store), say=say, max_new=max_new)
-
-
-def dense_mode() -> str:
-    """``RULEKB_DENSE``: background (default), wait or off (:func:`kb.search.dense.mode`)."""
-    from .search.dense import mode
-
-    return mode()
-
-
-def embed_in_background(store) -> dict | None:
-    """Start a detached embedding process (:func:`kb.search.dense.start_background`) for ``store``'s current index when its dense arm lacks
-    texts (None when it is complete, or ``RULEKB_DENSE=off``); its pid and log file."""
-    from .search import dense
-    from .search.home import index_dir
-
-    if dense.mode() == "off":
-        return None
-    directory = index_dir(store)
-    manifest = dense.read_manifest(directory)
-    if manifest is not None and manifest.get("rows") == manifest.get("documents"):
-        return None
-    if dense.running(directory):
-        return {"pid": None, "log": str(directory / dense.LOG), "already": True}
-    return dense.start_background(directory)
-
-
-def embed_status(store) -> dict:
-    """How much of the current index's dense arm is there, and whether a process completes it."""
-    from .search import dense
-    from .search.home import index_dir
-
-    directory = index_dir(store)
-    manifest = dense.read_manifest(directory) or {}
-    log = directory / dense.LOG
-    tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-1:] if log.exists() else []
-    return {"index": str(directory), "rows": manifest.get("rows", 0), "documents": manifest.get("documents"),
-            "model": manifest.get("model_version"), "running": dense.running(directory), "log": str(log),
-            "last": tail[0] if tail else None}
+    return for_store(store, action, max_new=max_new, say=say)

@@ -87,14 +87,14 @@ def embed_command(store: str | None, mode: str, max_new: int | None, format: For
     with errors_as_exit_codes():
         target = _store(store)
         if mode == "status":
-            data = service.embed_status(target)
+            data = service.embed(target, "status")
         elif mode == "background":
-            data = service.embed_in_background(target) or {"complete": True}
+            data = service.embed(target, "background") or {"complete": True}
         else:
             def say(line: str) -> None:
                 print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
 
-            done = service.embed(target, max_new=max_new, say=say)
+            done = service.embed(target, "now", max_new=max_new, say=say)
             data = {"embedded": done.embedded, "to_embed": done.total, "cached": done.cached, "seconds": done.seconds,
                     "swaps": len(done.swaps), "stopped": done.stopped or None}
     if format is Format.json:
@@ -129,20 +129,16 @@ def complete_dense(store) -> None:
     from ..errors import KBError
     from .output import stderr
 
-    mode = service.dense_mode()
-    if mode == "off":
-        return
-    try:
-        if mode == "wait":
-            def say(line: str) -> None:
-                print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+    def say(line: str) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
 
-            service.embed(store, say=say)
-            return
-        started = service.embed_in_background(store)
+    try:
+        started = service.embed(store, "after-build", say=say)
     except (KBError, OSError) as exc:
         stderr.print(f"rulekb: the meaning arm of search was not completed ({exc}); run `rulekb build --embed now`",
                      markup=False, highlight=False)
+        return
+    if not isinstance(started, dict):  # off, or completed here (RULEKB_DENSE=wait)
         return
     if started and not started.get("already"):
         stderr.print(f"rulekb: lexical search answers now; the meaning arm is completed in the background "

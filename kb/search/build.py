@@ -62,12 +62,12 @@ def updater(previous, new, concepts: dict, by_rule: dict, matchers: dict, base: 
 
 
 def dense_from_cache(directory: Path, progress: Callable[[str], None] | None = None) -> dict:
-    """The dense arm beside a new index, from the embedding cache (:func:`.dense.write_from_cache`:
+    """The dense arm beside a new index, from the embedding cache (:func:`.dense_build.write_from_cache`:
     the few missing texts embedded now, many left to ``rulekb build --embed``); ``RULEKB_DENSE=off``: none."""
-    from . import dense
+    from . import dense_build
 
-    if dense.mode() == "off":
+    if dense_build.mode() == "off":
         return {"state": "off"}
     if progress:
         progress("embeddings for search")
-    return dense.write_from_cache(directory)
+    return dense_build.write_from_cache(directory)

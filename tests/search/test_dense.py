@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulekb.kb.bench import search as bench
-from rulekb.kb.search import dense
+from rulekb.kb.search import dense, dense_build
 from rulekb.kb.search.engine import SearchError, Searcher
 from rulekb.kb.search.home import index_dir
 from rulekb.kb.store.embedded import EmbeddedStore
@@ -84,9 +84,9 @@ def test_a_question_sharing_no_word_is_answered_by_meaning_and_says_so(fixture_k
 
 
 def test_embeddings_are_cached_by_text_and_model(index_copy, private_cache):
-    first = dense.write_from_cache(index_copy)
+    first = dense_build.write_from_cache(index_copy)
     assert first["embedded"] == first["rows"] == first["documents"] > 0
-    again = dense.write_from_cache(index_copy)
+    again = dense_build.write_from_cache(index_copy)
     assert again["embedded"] == 0 and again["from_cache"] == again["rows"]
     assert list(private_cache.glob("embeddings/*.sqlite")) == [
         private_cache / "embeddings" / f"{dense.MODEL_VERSION}.sqlite"]
@@ -94,19 +94,19 @@ def test_embeddings_are_cached_by_text_and_model(index_copy, private_cache):
 
 def test_a_build_leaves_many_texts_to_the_background_and_completing_is_resumable(index_copy, private_cache):
     # more texts missing than a build embeds itself: the arm is written from the cache alone
-    left = dense.write_from_cache(index_copy, sync_limit=0)
+    left = dense_build.write_from_cache(index_copy, sync_limit=0)
     assert left["embedded"] == 0 and left["missing"] == left["documents"]
     searcher = Searcher(index_copy)
     assert searcher.search("what is a gadget?")["arms"] == ["words"]
     # bounded: a part embedded and swapped in, then the rest from where it stopped
-    part = dense.complete(index_copy, max_new=5)
+    part = dense_build.complete(index_copy, max_new=5)
     assert part.embedded == 5 and part.stopped
     manifest = dense.read_manifest(index_copy)
     assert manifest["rows"] == 5 < manifest["documents"]
     partial = searcher.search("what is a gadget?")  # the same searcher sees the new arm
     assert partial["arms"] == ["words", "meaning"] and partial["meaning"]["state"] == "partial"
     before = os.readlink(index_copy / dense.LINK)
-    rest = dense.complete(index_copy)
+    rest = dense_build.complete(index_copy)
     assert rest.cached == 5 and rest.embedded == manifest["documents"] - 5 and not rest.stopped
     assert os.readlink(index_copy / dense.LINK) != before
     assert len(list(index_copy.glob(f"{dense.PREFIX}*"))) == 1  # the older arm removed
@@ -114,8 +114,8 @@ def test_a_build_leaves_many_texts_to_the_background_and_completing_is_resumable
 
 
 def test_two_worker_processes_embed_what_one_would(index_copy, private_cache, monkeypatch):
-    monkeypatch.setattr(dense, "BATCH", 2)  # a dozen documents: six chunks, shared by two workers
-    state = dense.complete(index_copy, workers=2)
+    monkeypatch.setattr(dense_build, "BATCH", 2)  # a dozen documents: six chunks, shared by two workers
+    state = dense_build.complete(index_copy, workers=2)
     assert state.embedded == state.total == dense.read_manifest(index_copy)["rows"] and not state.stopped
     cache = dense.Cache()
     try:
@@ -132,9 +132,9 @@ def test_the_newest_edition_of_each_language_is_embedded_first():
             {"edition": "fr/a", "language": "fr", "partial": True}, {"edition": "fr/b", "language": "fr", "partial": True}]
     entries = [dense.Entry("old", "g1", "en", ["en/1"], "old text"), dense.Entry("new", "g2", "en", ["en/2"], "new"),
                dense.Entry("both", "g3", "en", ["en/1", "en/2"], "both"), dense.Entry("fr", "g4", "fr", ["fr/a"], "fr")]
-    ordered = [e.key for e in dense.order(entries, rows)]
+    ordered = [e.key for e in dense_build.order(entries, rows)]
     assert ordered[-1] == "old" and set(ordered[:3]) == {"new", "both", "fr"}
-    assert dense.first_phase(entries, rows) == 3
+    assert dense_build.first_phase(entries, rows) == 3
 
 
 def test_only_one_process_completes_an_index(index_copy, private_cache):
@@ -143,7 +143,7 @@ def test_only_one_process_completes_an_index(index_copy, private_cache):
     with open(index_copy / dense.LOCK, "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         assert dense.running(index_copy)
-        state = dense.complete(index_copy)
+        state = dense_build.complete(index_copy)
     assert state.embedded == 0 and "another process" in state.stopped
     assert not dense.running(index_copy)
 
@@ -177,7 +177,7 @@ def test_rulekb_build_embed_completes_and_reports(fixture_kb, tmp_path, private_
 
 
 def test_the_background_job_completes_the_arm_detached_and_logs(index_copy, private_cache):
-    started = dense.start_background(index_copy)
+    started = dense_build.start_background(index_copy)
     deadline = time.monotonic() + 120
     def done() -> bool:
         manifest = dense.read_manifest(index_copy)
@@ -263,7 +263,7 @@ def test_the_dense_arm_on_the_corpus_index_a_bounded_part(corpus_kb, tmp_path, p
     store, _ = corpus_kb
     copy = tmp_path / "index"
     shutil.copytree(index_dir(store), copy, ignore=shutil.ignore_patterns("dense*"))
-    done = dense.complete(copy, max_new=48)
+    done = dense_build.complete(copy, max_new=48)
     assert done.embedded == 48 and done.total > 10_000
     searcher = Searcher(copy)
     found = searcher.search("what is the smallest number of cards a deck may hold?", edition="en/2026-01-16")
