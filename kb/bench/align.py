@@ -10,7 +10,9 @@ in the same process, so the ratio is fair):
   parsing excluded (timed separately); with ``fresh_lineages=False`` they are read from
   the lineage cache the build fills (:mod:`kb.lineage.cache`, computed there on a miss), for
   runs that want the accuracy figures and not the 127 alignments' time;
-- accuracy on the gold set (per group) and on synthetic editions, both aligners.
+- accuracy on the gold set (per group) and on synthetic editions, both aligners; accuracy of
+  align on the independent 2009 gold sets (written without tuning on them; the moves set has a
+  held-out group, ``restructure-2009-moves-held``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from ..errors import KBError
 from ..align.baseline import align_baseline
-from .align_eval import GOLD, evaluate_gold, evaluate_synthetic
+from .align_eval import GOLD, INDEPENDENT_GOLD, MOVES_GOLD, evaluate_gold, evaluate_synthetic
 from ..align.lineage import lineages
 from ..align.matcher import align
 
@@ -87,6 +89,11 @@ def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
 
     say("score the gold set")
     gold_figures = evaluate_gold(Path(corpus_dir), gold)
+    say("score the independent 2009 gold sets")
+    independent: dict[str, dict] = {}
+    for path in (INDEPENDENT_GOLD, MOVES_GOLD):
+        figures = evaluate_gold(Path(corpus_dir), path, {"align": align})["align"]
+        independent.update({group: f for group, f in figures.items() if group != "all"})
     say("score synthetic editions")
     synthetic = evaluate_synthetic(by_id[SYNTHETIC_BASE])
     return {
@@ -99,6 +106,7 @@ def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
         "gold": {
             "align": gold_figures["align"],
             "baseline": {group: _strip(f) for group, f in gold_figures["baseline"].items()},
+            "independent": independent,
         },
         "synthetic": {"base": SYNTHETIC_BASE, "align": synthetic["align"],
                       "baseline": _strip(synthetic["baseline"])},

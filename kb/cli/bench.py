@@ -259,11 +259,15 @@ def bench_align(
     for group, f in figures["gold"]["align"].items():
         stdout.print(line(f"align {group}", f), highlight=False)
         stdout.print(line(f"baseline {group}", figures["gold"]["baseline"][group]), highlight=False)
+    stdout.print("independent 2009 gold (never tuned on; -held is held out):", highlight=False)
+    for group, f in figures["gold"].get("independent", {}).items():
+        stdout.print(line(f"align {group}", f), highlight=False)
     syn = figures["synthetic"]
     stdout.print(f"synthetic (mutated copies of {syn['base']}):", highlight=False)
     stdout.print(line("align", syn["align"]), highlight=False)
     stdout.print(line("baseline", syn["baseline"]), highlight=False)
     misses = [m for group, f in figures["gold"]["align"].items() if group != "all" for m in f["misses"]]
+    misses += [m for f in figures["gold"].get("independent", {}).values() for m in f["misses"]]
     stdout.print(f"align misses on the gold set ({len(misses)}):", highlight=False)
     for m in misses:
         stdout.print(f"  line {m['line']}: {m['old_edition']} {m['old']} -> expected {m['expected']}, "
