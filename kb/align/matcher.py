@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulekb.ingest.model import Edition
 
-from . import splits
+from . import moves, splits
 from .model import (ADDED, MODIFIED, REFERENCES, REMOVED, RENUMBERED, TERMINOLOGY, TEXT, TYPOGRAPHY,
                     UNCHANGED, Alignment, Pair)
 from .normalise import masked, plain
@@ -55,9 +55,16 @@ def align_profiles(old: Profile, new: Profile) -> Alignment:
         context.refresh()
         m.family(context)
         m.order(context)
+        context.refresh()
+        moves.moved(m, context)
+    else:
+        context = None
     sections = section_votes(old, new, m.o2n)
     secondary = splits.find(old, new, m.o2n, m.n2o, m.scorer, sections, set(m.headings),
                             {i for i, e in m.evidence.items() if e in ("identical", "same-text")}) if m.scorer else []
+    if context is not None:
+        context.refresh()
+        secondary += moves.merged(m, context, secondary)
     pairs: list[Pair] = []
     for i in range(len(old)):
         j = m.o2n.get(i)
