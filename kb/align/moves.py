@@ -34,10 +34,11 @@ paired only when it is free, its evidence clears
 (similarity or containment, not the context bonus alone). A candidate already
 paired is first left to :mod:`kb.align.splits`, which decides whether the old rule
 was merged into it; an old rule that splits leave without any link is then merged
-into its best candidate when the evidence clears the higher ``MERGE_MIN`` and the
-candidate holds much of it ("Characteristic-defining abilities ... are simply read
-and followed" folded into the stack rule on static abilities). Otherwise the rule
-stays removed: "removed" is what is left when no candidate clears a threshold.
+into its best candidate when the evidence clears the higher ``MERGE_MIN``, the text
+is alike and the candidate holds much of it in order ("Characteristic-defining
+abilities ... are simply read and followed" folded into the stack rule on static
+abilities). Otherwise the rule stays removed: "removed" is what is left when no
+candidate clears a threshold.
 """
 
 from __future__ import annotations
@@ -114,16 +115,17 @@ def merged(matching, context, secondary: list) -> list:
             and len(old.tokens(i)) >= MERGE_MIN_TOKENS and _moved_section(matching, context, i)]
     if not free:
         return []
-    # a rule paired with its very text (identical, or equal up to terms) absorbed nothing
+    # a rule paired with its very text (identical, or equal up to terms) absorbed nothing, nor one
+    # this pass paired on weak evidence
     absorbing = _pool(matching, (j for j, i in matching.n2o.items()
-                                 if matching.evidence.get(i) not in ("identical", "same-text", "same-terms")))
+                                 if matching.evidence.get(i) not in ("identical", "same-text", "same-terms", "moved")))
     found = []
     for i in free:
         best = _best(matching, context, i, absorbing)
         if best is None:
             continue
         evidence, j, sim, held = best
-        if evidence >= MERGE_MIN and held >= MERGE_CONTAINED:
+        if evidence >= MERGE_MIN and held >= MERGE_CONTAINED and sim >= MIN_SIMILARITY:
             found.append(Pair(old.numbers[i], new.numbers[j], MERGED, held, "moved"))
     return found
 

@@ -5,7 +5,9 @@ Figures (medians over ``repeat`` runs, both aligners timed on the same editions
 in the same process, so the ratio is fair):
 
 - the 2009 restructure (en/2009-05-01 -> en/2009-07-08) and an ordinary update
-  (en/2025-11-14 -> en/2026-01-16): seconds per alignment, baseline/align ratio;
+  (en/2025-11-14 -> en/2026-01-16): seconds per alignment, baseline/align ratio, and
+  the same alignment without the cross-section pass (:mod:`kb.align.moves`): its cost
+  as a ratio (``moves_cost``, with/without);
 - every consecutive English pair chained into lineages (:func:`kb.align.lineages`),
   parsing excluded (timed separately); with ``fresh_lineages=False`` they are read from
   the lineage cache the build fills (:mod:`kb.lineage.cache`, computed there on a miss), for
@@ -72,8 +74,10 @@ def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
         say(f"time align and baseline on {a} -> {b}")
         ours = _median(lambda: align(old, new), repeat)
         base = _median(lambda: align_baseline(old, new), repeat)
+        still = _median(lambda: align(old, new, moves_pass=False), repeat)
         pairs[name] = {"old": a, "new": b, "align_seconds": round(ours, 4),
-                       "baseline_seconds": round(base, 4), "ratio": round(base / ours, 1)}
+                       "baseline_seconds": round(base, 4), "ratio": round(base / ours, 1),
+                       "without_moves_seconds": round(still, 4), "moves_cost": round(ours / still, 3)}
 
     english_editions = [e for e in editions if e.language == "en"]
     started = time.perf_counter()

@@ -240,7 +240,9 @@ def bench_align(
     for name, row in figures["pairs"].items():
         stdout.print(
             f"{name:17} {row['old']} -> {row['new']}: align {row['align_seconds']:.3f} s, "
-            f"baseline {row['baseline_seconds']:.3f} s (x{row['ratio']:,.1f}), medians of {figures['repeat']}",
+            f"baseline {row['baseline_seconds']:.3f} s (x{row['ratio']:,.1f}), "
+            f"without the cross-section pass {row['without_moves_seconds']:.3f} s "
+            f"(cost x{row['moves_cost']:.2f}), medians of {figures['repeat']}",
             highlight=False,
         )
     lin = figures["lineages"]

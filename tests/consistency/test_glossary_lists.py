@@ -32,8 +32,8 @@ def _lists(found):
 
 
 def test_the_entry_without_its_subject_is_read_as_the_rule_is():
-    [st] = glossary_statements("Object", "An ability on the stack, a card, or a token. See rule 109, \u201cObjects.\u201d",
-                               "en")
+    entry = "An ability on the stack, a card, or a token. See rule 109, \u201cObjects.\u201d"
+    [st] = glossary_statements("Object", entry, "en")
     assert (st.concept, st.aspect, st.members) == ("object", "kinds", ("ability-on-the-stack", "card", "token"))
     assert glossary_statements("Attach", "To move an Aura, Equipment, or Fortification onto another object.",
                                "en") == []  # a verb: no list of the term
