@@ -66,12 +66,20 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
     part = old.tokenset(i)
     index, members = pool
     best = None
+    words = old.tokens(i)
     for j in set(index.candidates(part, TOP_K)) | set(context.structural_candidates(i)):
         if j not in members:
             continue
         sim = scorer.similarity(i, j)
-        held = _kept(old.tokens(i), new.tokens(j))
-        evidence = max(sim, CONTAIN_WEIGHT * held) + context.bonus(i, j)
+        bonus = context.bonus(i, j)
+        # the in-order share is at most the share of old tokens found at all: skip the
+        # sequence matching when even that cannot reach the threshold or the best so far
+        there = new.tokenset(j)
+        bound = max(sim, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
+        if bound < MOVE_MIN or (best is not None and bound < best[0]):
+            continue
+        held = _kept(words, new.tokens(j))
+        evidence = max(sim, CONTAIN_WEIGHT * held) + bonus
         if best is None or (evidence, -j) > (best[0], -best[1]):
             best = (evidence, j, sim, held)
     if best is not None and new.section[best[1]] == old.section[i]:
