@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulekb.ingest.model import Edition
 
-from . import splits
+from . import moves, splits
 from .model import (ADDED, MODIFIED, REFERENCES, REMOVED, RENUMBERED, TERMINOLOGY, TEXT, TYPOGRAPHY,
                     UNCHANGED, Alignment, Pair)
 from .normalise import masked, plain
@@ -39,8 +39,9 @@ def _detail(old: Profile, new: Profile, i: int, j: int, o2n: dict[int, int]) -> 
     return TEXT
 
 
-def align_profiles(old: Profile, new: Profile) -> Alignment:
-    """Align two prepared editions (see :func:`align`)."""
+def align_profiles(old: Profile, new: Profile, moves_pass: bool = True) -> Alignment:
+    """Align two prepared editions (see :func:`align`). ``moves_pass=False`` leaves out the
+    last look over the whole newer edition (:mod:`kb.align.moves`), for measuring its cost."""
     m = Matching(old, new)
     m.identical()
     m.same_text("text")
@@ -55,9 +56,18 @@ def align_profiles(old: Profile, new: Profile) -> Alignment:
         context.refresh()
         m.family(context)
         m.order(context)
+        context.refresh()
+        if moves_pass:
+            moves.moved(m, context)
+    else:
+        context = None
     sections = section_votes(old, new, m.o2n)
     secondary = splits.find(old, new, m.o2n, m.n2o, m.scorer, sections, set(m.headings),
-                            {i for i, e in m.evidence.items() if e in ("identical", "same-text")}) if m.scorer else []
+                            {i for i, e in m.evidence.items() if e in ("identical", "same-text")},
+                            {i for i, e in m.evidence.items() if e == "moved"}) if m.scorer else []
+    if context is not None and moves_pass:
+        context.refresh()
+        secondary += moves.merged(m, context, secondary)
     pairs: list[Pair] = []
     for i in range(len(old)):
         j = m.o2n.get(i)
@@ -78,10 +88,10 @@ def align_profiles(old: Profile, new: Profile) -> Alignment:
     return Alignment(old.id, new.id, pairs, sections)
 
 
-def align(old: Edition, new: Edition) -> Alignment:
+def align(old: Edition, new: Edition, moves_pass: bool = True) -> Alignment:
     """Pair each rule of ``old`` with its successor in ``new``, across renumbering.
 
     Every old rule gets one primary pair (unchanged, renumbered, modified) or is
     removed; every new rule without a predecessor is added; split and merged
     links come on top. See the module docstring for the passes."""
-    return align_profiles(build(old), build(new))
+    return align_profiles(build(old), build(new), moves_pass)

@@ -89,15 +89,22 @@ def _starts_at(old: Profile, new: Profile, i: int, first: int, primary: int) -> 
 
 
 def find(old: Profile, new: Profile, o2n: dict[int, int], n2o: dict[int, int], scorer: Scorer,
-         sections: dict[str, str], skip: set[int] = frozenset(), same: set[int] = frozenset()) -> list[Pair]:
+         sections: dict[str, str], skip: set[int] = frozenset(), same: set[int] = frozenset(),
+         aside: set[int] = frozenset()) -> list[Pair]:
     """Split and merge links (pairs of kind split/merged); may move a primary pair
     to the first part of a split (``o2n``/``n2o`` are updated in place). Old
     rules in ``skip`` (title rules that became headings) are never merged; rules in
-    ``same`` (paired with identical text) neither split nor absorbed anything."""
+    ``same`` (paired with identical text) neither split nor absorbed anything; pairs of
+    the rules in ``aside`` (made on weak evidence, :mod:`kb.align.moves`) are no base for
+    a split or a merge at all."""
     found: list[Pair] = []
     added = [j for j in range(len(new)) if j not in n2o and len(new.tokenset(j)) >= MIN_PART_TOKENS]
     removed = [i for i in range(len(old))
                if i not in o2n and i not in skip and len(old.tokenset(i)) >= MIN_TOKENS]
+    primaries = (o2n, n2o)  # updated in place when a split moves a primary pair
+    if aside:
+        o2n = {i: j for i, j in o2n.items() if i not in aside}
+        n2o = {j: i for i, j in o2n.items()}
     # a rule paired with identical text (``same``) gave nothing away and took nothing in
     olds = Index(scorer.idf, {i: old.tokenset(i) for i in o2n if i not in same}) if added else None
     news = Index(scorer.idf, {o2n[i]: new.tokenset(o2n[i]) for i in o2n if i not in same}) if removed else None
@@ -126,6 +133,7 @@ def find(old: Profile, new: Profile, o2n: dict[int, int], n2o: dict[int, int], s
         best = _best(part, wholes, scorer, duplicates=True)
         if best:
             found.append(Pair(old.numbers[i], new.numbers[best[1]], MERGED, best[2], "merge"))
+    o2n, n2o = primaries
     for i, js in parts.items():
         first, primary = min(js), o2n[i]
         if first < primary and _starts_at(old, new, i, first, primary):

@@ -5,12 +5,16 @@ Figures (medians over ``repeat`` runs, both aligners timed on the same editions
 in the same process, so the ratio is fair):
 
 - the 2009 restructure (en/2009-05-01 -> en/2009-07-08) and an ordinary update
-  (en/2025-11-14 -> en/2026-01-16): seconds per alignment, baseline/align ratio;
+  (en/2025-11-14 -> en/2026-01-16): seconds per alignment, baseline/align ratio, and
+  the same alignment without the cross-section pass (:mod:`kb.align.moves`): its cost
+  as a ratio (``moves_cost``, with/without);
 - every consecutive English pair chained into lineages (:func:`kb.align.lineages`),
   parsing excluded (timed separately); with ``fresh_lineages=False`` they are read from
   the lineage cache the build fills (:mod:`kb.lineage.cache`, computed there on a miss), for
   runs that want the accuracy figures and not the 127 alignments' time;
-- accuracy on the gold set (per group) and on synthetic editions, both aligners.
+- accuracy on the gold set (per group) and on synthetic editions, both aligners; accuracy of
+  align on the independent 2009 gold sets (written without tuning on them; the moves set has a
+  held-out group, ``restructure-2009-moves-held``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 
 from ..errors import KBError
 from ..align.baseline import align_baseline
-from .align_eval import GOLD, evaluate_gold, evaluate_synthetic
+from .align_eval import GOLD, INDEPENDENT_GOLD, MOVES_GOLD, evaluate_gold, evaluate_synthetic
 from ..align.lineage import lineages
 from ..align.matcher import align
 
@@ -70,8 +74,10 @@ def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
         say(f"time align and baseline on {a} -> {b}")
         ours = _median(lambda: align(old, new), repeat)
         base = _median(lambda: align_baseline(old, new), repeat)
+        still = _median(lambda: align(old, new, moves_pass=False), repeat)
         pairs[name] = {"old": a, "new": b, "align_seconds": round(ours, 4),
-                       "baseline_seconds": round(base, 4), "ratio": round(base / ours, 1)}
+                       "baseline_seconds": round(base, 4), "ratio": round(base / ours, 1),
+                       "without_moves_seconds": round(still, 4), "moves_cost": round(ours / still, 3)}
 
     english_editions = [e for e in editions if e.language == "en"]
     started = time.perf_counter()
@@ -87,6 +93,11 @@ def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
 
     say("score the gold set")
     gold_figures = evaluate_gold(Path(corpus_dir), gold)
+    say("score the independent 2009 gold sets")
+    independent: dict[str, dict] = {}
+    for path in (INDEPENDENT_GOLD, MOVES_GOLD):
+        figures = evaluate_gold(Path(corpus_dir), path, {"align": align})["align"]
+        independent.update({group: f for group, f in figures.items() if group != "all"})
     say("score synthetic editions")
     synthetic = evaluate_synthetic(by_id[SYNTHETIC_BASE])
     return {
@@ -99,6 +110,7 @@ def run_bench(corpus_dir: str | Path, repeat: int = 3, gold: str | Path = GOLD,
         "gold": {
             "align": gold_figures["align"],
             "baseline": {group: _strip(f) for group, f in gold_figures["baseline"].items()},
+            "independent": independent,
         },
         "synthetic": {"base": SYNTHETIC_BASE, "align": synthetic["align"],
                       "baseline": _strip(synthetic["baseline"])},

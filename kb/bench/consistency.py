@@ -26,16 +26,22 @@ def places(cell: str) -> tuple[str, ...]:
 
 
 def score(results: list[dict], judged: list[dict], gold: list[dict]) -> dict:
-    """Precision per kind over the judged editions (every contradiction and inconsistency
-    there must be judged: an unjudged one is reported), recall on the gold list."""
+    """Precision per kind over the judged editions and kinds (every contradiction and
+    inconsistency of a kind judged on an edition must be judged there: an unjudged one is
+    reported), recall on the gold list. A kind is judged on an edition when the judged file
+    has a row of that kind on it (the editions judged whole have a row of every kind they
+    had; a kind judged on every edition, such as the glossary's lists, has rows on each).
+    ``glossary_lists``: the same precision for glossary-vs-rules findings of severity
+    contradiction (a glossary entry enumerating a set unlike its defining rule)."""
     by_edition = {data["edition"]: data["findings"] for data in results}
     verdicts = {(r["edition"], r["kind"], places(r["rules"])): r["verdict"].strip() == "true" for r in judged}
-    judged_editions = {r["edition"] for r in judged}
+    scope = {(r["edition"], r["kind"]) for r in judged}
     precision: dict[str, dict] = {}
+    lists = {"true": 0, "false": 0}
     unjudged = []
-    for edition in sorted(judged_editions):
+    for edition in sorted({e for e, _ in scope}):
         for item in by_edition.get(edition, []):
-            if item["severity"] == "notice":
+            if item["severity"] == "notice" or (edition, item["kind"]) not in scope:
                 continue
             key = (edition, item["kind"], tuple(item["rules"]))
             tally = precision.setdefault(item["kind"], {"true": 0, "false": 0})
@@ -43,7 +49,9 @@ def score(results: list[dict], judged: list[dict], gold: list[dict]) -> dict:
                 unjudged.append(f"{edition} {item['kind']} {' | '.join(item['rules'])}")
                 continue
             tally["true" if verdicts[key] else "false"] += 1
-    for tally in precision.values():
+            if item["kind"] == "glossary-vs-rules" and item["severity"] == "contradiction":
+                lists["true" if verdicts[key] else "false"] += 1
+    for tally in (*precision.values(), lists):
         n = tally["true"] + tally["false"]
         tally["precision"] = round(tally["true"] / n, 3) if n else None
     found, missed = 0, []
@@ -54,7 +62,7 @@ def score(results: list[dict], judged: list[dict], gold: list[dict]) -> dict:
         found += hit
         if not hit:
             missed.append(f"{row['edition']} {row['kind']} {row['rules']}")
-    return {"precision": precision, "unjudged": unjudged,
+    return {"precision": precision, "glossary_lists": lists, "unjudged": unjudged,
             "recall": {"gold": len(gold), "found": found, "missed": missed,
                        "kinds": len({r["kind"] for r in gold}),
                        "recall": round(found / len(gold), 3) if gold else None}}

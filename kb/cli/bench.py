@@ -240,7 +240,9 @@ def bench_align(
     for name, row in figures["pairs"].items():
         stdout.print(
             f"{name:17} {row['old']} -> {row['new']}: align {row['align_seconds']:.3f} s, "
-            f"baseline {row['baseline_seconds']:.3f} s (x{row['ratio']:,.1f}), medians of {figures['repeat']}",
+            f"baseline {row['baseline_seconds']:.3f} s (x{row['ratio']:,.1f}), "
+            f"without the cross-section pass {row['without_moves_seconds']:.3f} s "
+            f"(cost x{row['moves_cost']:.2f}), medians of {figures['repeat']}",
             highlight=False,
         )
     lin = figures["lineages"]
@@ -259,11 +261,15 @@ def bench_align(
     for group, f in figures["gold"]["align"].items():
         stdout.print(line(f"align {group}", f), highlight=False)
         stdout.print(line(f"baseline {group}", figures["gold"]["baseline"][group]), highlight=False)
+    stdout.print("independent 2009 gold (never tuned on; -held is held out):", highlight=False)
+    for group, f in figures["gold"].get("independent", {}).items():
+        stdout.print(line(f"align {group}", f), highlight=False)
     syn = figures["synthetic"]
     stdout.print(f"synthetic (mutated copies of {syn['base']}):", highlight=False)
     stdout.print(line("align", syn["align"]), highlight=False)
     stdout.print(line("baseline", syn["baseline"]), highlight=False)
     misses = [m for group, f in figures["gold"]["align"].items() if group != "all" for m in f["misses"]]
+    misses += [m for f in figures["gold"].get("independent", {}).values() for m in f["misses"]]
     stdout.print(f"align misses on the gold set ({len(misses)}):", highlight=False)
     for m in misses:
         stdout.print(f"  line {m['line']}: {m['old_edition']} {m['old']} -> expected {m['expected']}, "

@@ -228,6 +228,10 @@ def bench_consistency_command(
     say(f"French texts: {figures['french_findings']} findings")
     for kind, tally in sorted(figures["precision"].items()):
         say(f"precision {kind}: {tally['true']}/{tally['true'] + tally['false']} = {tally['precision']}")
+    lists = figures.get("glossary_lists")
+    if lists:
+        say(f"precision glossary-vs-rules lists (contradiction): {lists['true']}/{lists['true'] + lists['false']}"
+            f" = {lists['precision']}")
     for line in figures["unjudged"]:
         say(f"  not judged: {line}")
     r = figures["recall"]

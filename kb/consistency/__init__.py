@@ -6,6 +6,8 @@
 
 Kinds (kb.consistency.model.KINDS) and where each is found:
 
+- glossary_lists: glossary-vs-rules (contradiction) -- a glossary entry enumerating a
+  set with a member more or less than the rule that defines the set;
 - definitions: two-lists, defined-twice, glossary-vs-rules -- the definitional
   statements of each side compared by :func:`kb.compare.definitional.compare`, the very
   comparison ``rulekb contradictions`` makes between two editions (one path, not two);
@@ -36,13 +38,16 @@ def check(edition, statements=None, reasoning=None, kinds=None) -> list[Finding]
     (None: no reasoner finding); ``kinds``: keep only these kinds."""
     from rulekb.kb.define import edition_statements
 
-    from . import citations, definitions, numbering, reasoner, terms
+    from . import citations, definitions, glossary_lists, numbering, reasoner, terms
 
     statements = edition_statements(edition) if statements is None else statements
     texts = {r.number: r.text for r in edition.rules}
     found: list[Finding] = []
     found += definitions.rule_pairs(edition, statements, texts)
-    found += definitions.glossary_vs_rules(edition, statements, texts)
+    lists = glossary_lists.check(edition, statements, texts)
+    listed = {f.rules for f in lists}
+    found += [f for f in definitions.glossary_vs_rules(edition, statements, texts) if f.rules not in listed]
+    found += lists
     found += terms.keyword_kinds(edition)
     found += terms.obsolete_used(edition)
     found += terms.undefined_keywords(edition)

@@ -110,13 +110,24 @@ def test_finding_iris_and_places():
 def test_score_counts_unjudged_and_missed():
     results = [{"edition": "en/a", "findings": [
         {"kind": "two-lists", "severity": "inconsistency", "rules": ["1.1", "2.1"]},
-        {"kind": "citation-title", "severity": "inconsistency", "rules": ["3.1", "section 612"]}]}]
-    judged = [{"edition": "en/a", "kind": "two-lists", "rules": "1.1 | 2.1", "verdict": "false"}]
+        {"kind": "citation-title", "severity": "inconsistency", "rules": ["3.1", "section 612"]},
+        {"kind": "defined-twice", "severity": "inconsistency", "rules": ["5.1", "6.1"]},
+        {"kind": "glossary-vs-rules", "severity": "contradiction", "rules": ["glossary: Object", "109.1"]}]},
+        {"edition": "en/b", "findings": [
+            {"kind": "glossary-vs-rules", "severity": "contradiction", "rules": ["glossary: Object", "109.1"]},
+            {"kind": "two-lists", "severity": "inconsistency", "rules": ["7.1", "8.1"]}]}]
+    judged = [{"edition": "en/a", "kind": "two-lists", "rules": "1.1 | 2.1", "verdict": "false"},
+              {"edition": "en/a", "kind": "citation-title", "rules": "4.1 | section 1", "verdict": "true"},
+              {"edition": "en/a", "kind": "glossary-vs-rules", "rules": "glossary: Object | 109.1", "verdict": "true"},
+              {"edition": "en/b", "kind": "glossary-vs-rules", "rules": "glossary: Object | 109.1", "verdict": "true"}]
     gold = [{"edition": "en/a", "kind": "citation-title", "rules": "3.1"},
             {"edition": "en/a", "kind": "numbering", "rules": "9.9"}]
     out = score(results, judged, gold)
     assert out["precision"]["two-lists"]["precision"] == 0.0
+    # a kind judged on an edition must be judged whole there; a kind not judged there is not scored
     assert out["unjudged"] == ["en/a citation-title 3.1 | section 612"]
+    assert "defined-twice" not in out["precision"] and out["precision"]["two-lists"]["false"] == 1
+    assert out["glossary_lists"] == {"true": 2, "false": 0, "precision": 1.0}
     assert out["recall"]["found"] == 1 and len(out["recall"]["missed"]) == 1
     assert places(" a | b ") == ("a", "b")
 

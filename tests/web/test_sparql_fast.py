@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from rulekb.kb.web.app import create_app
 from rulekb.kb.web.sparql_check import check
-from rulekb.kb.web.sparql_fast import BUDGET, lookup_of
+from rulekb.kb.web.sparql_fast import BUDGET
+from rulekb.kb.web.sparql_lookup import lookup_of
 
 from ..helpers import WebServer, http
 

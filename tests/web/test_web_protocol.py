@@ -15,7 +15,8 @@ import pytest
 from rulekb.kb.web.app import create_app
 from rulekb.kb.web.cache import with_response_cache
 from rulekb.kb.web.protocol import ServerProtocol
-from rulekb.kb.web.sparql_fast import lookup_of, scan
+from rulekb.kb.web.sparql_fast import scan
+from rulekb.kb.web.sparql_lookup import lookup_of
 
 from ..helpers import WebServer, http
 from .test_sparql_fast import EDITION, JSON, POINT, RK, RULE, _pool

@@ -1,0 +1,158 @@
+"""Rules that left their section: a last look over the whole newer edition.
+
+The earlier passes look for a rule's successor where the evidence points: rare
+words shared, the section most of its neighbours went to, its parent's successor,
+the gap between its neighbours' successors. A rule that left its old section for a
+different one *and* changed its terms (the 2009 restructure moved parts of "Parts
+of a card" and "Permanents" into Game Concepts, and rewrote combat damage and the
+triggered abilities) can fall through all of them: its neighbourhood offers no
+confident match, and it ends up called removed.
+
+For each old rule still without a partner whose section went, as a whole, to a
+section of another number (its neighbourhood moved; an ordinary update keeps its
+sections), this pass takes candidates from the whole newer edition -- every rule still
+free for a successor, every rule whose text changed for a merge (the rare-token index
+over them, plus the structural candidates and glossary anchors of
+:class:`kb.align.signals.Context`) -- and weighs them on:
+
+- the text similarity after the terminology map of :mod:`kb.align.normalise`
+  ("in play" / "on the battlefield", "play" / "cast", "removed from the game" /
+  "exiled", "comes into play" / "enters the battlefield"), so that renamed terms
+  count as the same word;
+- how much of the old rule the new one holds, in order (a rule whose successor
+  grew: "A blocked creature will assign combat damage, divided as its controller
+  chooses, ..." is nearly all, in order, inside the longer new rule that replaced it;
+  words scattered over a long rule do not count);
+- the context bonus: glossary anchors, cited numbers that follow the renumbering,
+  parent, section and neighbours.
+
+Only a move counts: when the best candidate is in the section of the old rule's
+own number, the rule is left as the earlier passes left it. The best candidate is
+paired only when it is free, its evidence clears
+``MOVE_MIN`` (calibrated on the tuning half of the 2009 gold sets, see
+``kb/bench/gold/alignment_gold_2009_moves.tsv``), and the text itself supports it
+(similarity or containment, not the context bonus alone). A candidate already
+paired is first left to :mod:`kb.align.splits`, which decides whether the old rule
+was merged into it; an old rule that splits leave without any link is then merged
+into its best candidate when the evidence clears the higher ``MERGE_MIN``, the text
+is alike and the candidate holds much of it in order ("Characteristic-defining
+abilities ... are simply read and followed" folded into the stack rule on static
+abilities). Otherwise the rule stays removed: "removed" is what is left when no
+candidate clears a threshold.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from .candidates import Index
+
+MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
+MIN_SIMILARITY = 0.3  # text support: similarity at least this ...
+MIN_CONTAINED = 0.7  # ... or this much of the old rule inside the new one, in order
+CONTAIN_WEIGHT = 0.8  # containment counts a little less than similarity
+MIN_TOKENS = 8  # shorter old rules ("Unpayable costs can't be paid.") are contained anywhere
+TOP_K = 12  # candidates by rare tokens, over the whole newer edition
+MERGE_MIN = 0.66  # evidence to merge a left-over old rule into a rule that has a predecessor
+MERGE_CONTAINED = 0.55  # ... holding this much of it, in order
+MERGE_MIN_TOKENS = 12  # a short formulaic rule ("Substance is a static ability with no effect.") fits many
+
+
+def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
+    """(evidence, new rule, similarity, containment) of old rule ``i``'s best candidate in
+    ``pool``, or None when the best is in a section of the same number (no move: the
+    earlier passes and :mod:`kb.align.splits` have judged the rule's own section)."""
+    old, new, scorer = matching.old, matching.new, matching.scorer
+    part = old.tokenset(i)
+    index, members = pool
+    best = None
+    words = old.tokens(i)
+    for j in set(index.candidates(part, TOP_K)) | set(context.structural_candidates(i)):
+        if j not in members:
+            continue
+        sim = scorer.similarity(i, j)
+        bonus = context.bonus(i, j)
+        # the in-order share is at most the share of old tokens found at all: skip the
+        # sequence matching when even that cannot reach the threshold or the best so far
+        there = new.tokenset(j)
+        bound = max(sim, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
+        if bound < MOVE_MIN or (best is not None and bound < best[0]):
+            continue
+        held = _kept(words, new.tokens(j))
+        evidence = max(sim, CONTAIN_WEIGHT * held) + bonus
+        if best is None or (evidence, -j) > (best[0], -best[1]):
+            best = (evidence, j, sim, held)
+    if best is not None and new.section[best[1]] == old.section[i]:
+        return None
+    return best
+
+
+def _kept(a: list[str], b: list[str]) -> float:
+    """The share of old tokens ``a`` found in new tokens ``b`` in the same order (the
+    matching blocks of difflib): a rule that grew keeps its words in order; words of
+    the old rule scattered over a long new one do not count."""
+    if not a or not b:
+        return 0.0
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(a)
+
+
+def _moved_section(matching, context, i: int) -> bool:
+    """Whether old rule ``i``'s section went, as a whole, to a section of another number
+    (the 2009 restructure: 310 -> 510, 404 -> 603): its rules are expected elsewhere."""
+    section = matching.old.section[i]
+    target = context.sections.get(section)
+    return target is not None and target != section
+
+
+def _pool(matching, rules) -> tuple[Index, frozenset]:
+    """New rules to look among: their rare-token index and the set of them."""
+    rules = list(rules)
+    matching.new.prepare(rules)
+    return Index(matching.scorer.idf, {j: matching.new.tokenset(j) for j in rules}), frozenset(rules)
+
+
+def merged(matching, context, secondary: list) -> list:
+    """Merge links (kind merged, evidence ``moved``) for the old rules still without a
+    successor or any link after :mod:`kb.align.splits`."""
+    from .model import MERGED, Pair
+
+    old, new = matching.old, matching.new
+    linked = {p.old for p in secondary}
+    free = [i for i in matching.free_old() if i not in matching.headings and old.numbers[i] not in linked
+            and len(old.tokens(i)) >= MERGE_MIN_TOKENS and _moved_section(matching, context, i)]
+    if not free:
+        return []
+    # a rule paired with its very text (identical, or equal up to terms) absorbed nothing, nor one
+    # this pass paired on weak evidence
+    absorbing = _pool(matching, (j for j, i in matching.n2o.items()
+                                 if matching.evidence.get(i) not in ("identical", "same-text", "same-terms", "moved")))
+    found = []
+    for i in free:
+        best = _best(matching, context, i, absorbing)
+        if best is None:
+            continue
+        evidence, j, sim, held = best
+        if evidence >= MERGE_MIN and held >= MERGE_CONTAINED and sim >= MIN_SIMILARITY:
+            found.append(Pair(old.numbers[i], new.numbers[j], MERGED, held, "moved"))
+    return found
+
+
+def moved(matching, context) -> None:
+    """Pair the old rules left free with a free rule anywhere in the newer edition,
+    when the evidence clears the threshold (evidence ``moved``)."""
+    old = matching.old
+    free = [i for i in matching.free_old() if i not in matching.headings and len(old.tokenset(i)) >= MIN_TOKENS
+            and _moved_section(matching, context, i)]
+    if not free or not matching.free_new():
+        return
+    vacant = _pool(matching, matching.free_new())
+    edges = []
+    for i in free:
+        best = _best(matching, context, i, vacant)
+        if best is None:
+            continue
+        evidence, j, sim, held = best
+        if evidence >= MOVE_MIN and (sim >= MIN_SIMILARITY or held >= MIN_CONTAINED):
+            edges.append((evidence, sim, -i, -j))
+    matching._greedy(edges, "moved")

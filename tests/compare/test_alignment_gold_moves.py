@@ -1,0 +1,44 @@
+"""The 2009 gold of rules that moved section and were reworded
+(kb/bench/gold/alignment_gold_2009_moves.tsv): read by the evaluator, half held out,
+independent of the two other gold files, every row still pointing at its rule; and on the
+corpus the aligner keeps at least the figures measured when the cross-section pass came in
+(a floor against regressions, not the target: see docs/consistency-and-alignment.md)."""
+
+from __future__ import annotations
+
+from rulekb.kb.align import align
+from rulekb.kb.bench.align_eval import GOLD, INDEPENDENT_GOLD, MOVES_GOLD, load_editions, load_gold, score_gold, verify
+
+ROWS = load_gold(MOVES_GOLD)
+PAIR = ("en/2009-05-01", "en/2009-07-08")
+
+
+def test_rows_are_read_and_half_is_held_out():
+    assert len(ROWS) >= 60
+    groups = {r.group for r in ROWS}
+    assert groups == {"restructure-2009-moves-held", "restructure-2009-moves-tune"}
+    held = [r for r in ROWS if r.group.endswith("-held")]
+    assert abs(2 * len(held) - len(ROWS)) <= 2
+    assert {(r.old_edition, r.new_edition) for r in ROWS} == {PAIR}
+    olds = [r.old for r in ROWS]
+    assert len(olds) == len(set(olds))
+    assert all(len(r.check) == 8 and r.note for r in ROWS)
+    # every row's old rule moved: its accepted successors are in a section of another number
+    assert all(n is None or n.split(".")[0] != r.old.split(".")[0] for r in ROWS for n in r.accepted)
+
+
+def test_independent_of_the_other_gold_files():
+    others = {r.old for path in (GOLD, INDEPENDENT_GOLD) for r in load_gold(path) if r.old_edition == PAIR[0]}
+    assert not others & {r.old for r in ROWS}
+
+
+def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
+    editions = load_editions(corpus, set(PAIR))
+    assert verify(ROWS, editions) == []
+    scores = score_gold(ROWS, editions, align)
+    assert scores["restructure-2009-moves-held"]["correct"] >= 18, scores["restructure-2009-moves-held"]["misses"]
+    assert scores["restructure-2009-moves-tune"]["correct"] >= 20, scores["restructure-2009-moves-tune"]["misses"]
+    got = align(editions[PAIR[0]], editions[PAIR[1]]).successors()
+    assert got["310.2c"] == "510.1c"  # combat damage: a blocked creature's damage, reworded, in 510
+    assert got["408.2f"] == "405.6b"  # characteristic-defining abilities folded into the stack's rule
+    assert got["310.3"] is None and got["408.1g"] is None  # combat damage on the stack: gone
