@@ -477,3 +477,14 @@ def page_store(store, edition: str, number: str, use: bool = True):
     from .pages import paged
 
     return paged(store, edition, number, use)
+
+
+# -- the dense arm of search (kb.search.dense) ----------------------------------------------
+
+def embed(store, action: str = "now", max_new: int | None = None, say=None):
+    """``rulekb build --embed now|background|status``, and the end of ``rulekb build``
+    (``after-build``): the dense arm of the current index completed, started or described
+    (:func:`kb.search.dense_build.for_store`)."""
+    from .search.dense_build import for_store
+
+    return for_store(store, action, max_new=max_new, say=say)

@@ -83,6 +83,9 @@ def _main(corpus: str, where: str) -> int:
     from rulekb.kb.store.embedded import EmbeddedStore
 
     out = Path(where)
+    # the corpus KB's search stays lexical, the same on every machine whatever the embedding
+    # cache holds: tests/search/test_dense.py exercises the dense arm on a copy of its index
+    os.environ.setdefault("RULEKB_DENSE", "off")
     lines = LineReporter(sys.stderr)  # build.log: a line per stage, one at least every 10 s
     try:
         report = build([str(Path(corpus) / "en"), str(Path(corpus) / "fr")], EmbeddedStore(out / "store"),

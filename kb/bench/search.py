@@ -1,14 +1,17 @@
 """``rulekb bench search``: is the rule that settles a question among the first k?
 
-The gold set (``kb/bench/gold/search_gold.tsv``, package data, written by reading the rules)
-gives each question its edition and the rules that settle it; a question is a
-hit at k when one of them is among the first k results. Each question runs
-twice on the same index in the same process: the fused ranking (:mod:`.rank`)
-and the plain BM25 baseline (the question's words over the text fields).
+The gold sets (``kb/bench/gold/search_gold.tsv``, and when present ``search_gold_fresh.tsv``,
+card-free questions in new words, and ``search_scenarios.tsv``, judge-style questions naming
+cards; package data, written by reading the rules) give each question its edition and the
+rules that settle it; a question is a hit at k when one of them is among the first k results
+("all@10": every one of them in the first 10, the figure that matters for scenarios). Each
+question runs three times on the same index in the same process: plain BM25 (the question's
+words over the text fields), the lexical ranking (:mod:`kb.search.rank`: BM25 with the KB's
+links) and the fused ranking (that and the dense arm, :mod:`kb.search.dense`).
 
-The weights of :mod:`.rank` were set on :data:`.rank.DEV_QUESTIONS` and on the
-*tuning* part of the gold set (ids whose number is a multiple of 4); every
-other question is *held out*, and the figures are printed for both.
+Every set is split into a *tuning* part and a *held-out* part (the first set: ids whose
+number is a multiple of 4 tune; the newer ones say it in their ``split`` column): the weights
+were set on the tuning parts only, and the figures are printed for both.
 """
 
 from __future__ import annotations
@@ -16,12 +19,16 @@ from __future__ import annotations
 import csv
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "search_gold.tsv")  # package data
+FRESH = resources.files("rulekb.kb.bench").joinpath("gold", "search_gold_fresh.tsv")
+SCENARIOS = resources.files("rulekb.kb.bench").joinpath("gold", "search_scenarios.tsv")
+GOLD_SETS = {"gold": GOLD, "fresh": FRESH, "scenarios": SCENARIOS}  # read when present
 KS = (1, 5, 10)
+RANKERS = ("bm25", "lexical", "fused")  # plain BM25; words + KB links (no dense arm); that fused with the dense arm
 
 
 @dataclass
@@ -32,9 +39,14 @@ class Question:
     question: str
     rules: list[str]
     note: str = ""
+    split: str = ""  # tune | held (the newer gold files say it; the first one: ids multiple of 4 tune)
+    cards: list[str] = field(default_factory=list)
+    topic: str = ""
 
     @property
     def tuning(self) -> bool:
+        if self.split:
+            return self.split == "tune"
         digits = "".join(c for c in self.id if c.isdigit())
         return bool(digits) and int(digits) % 4 == 0
 
@@ -50,13 +62,30 @@ def load_gold(path: Path = GOLD) -> list[Question]:
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     rows = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
     try:
-        questions = [Question(r["id"], r["lang"], r["edition"], r["question"], r["rules"].split(), r.get("note") or "")
+        questions = [Question(r["id"], r["lang"], r["edition"], r["question"], r["rules"].split(), r.get("note") or "",
+                              split=(r.get("split") or "").strip(),
+                              cards=[c.strip() for c in (r.get("cards") or "").split("|") if c.strip()],
+                              topic=(r.get("topic") or "").strip())
                      for r in rows]
     except (KeyError, AttributeError):
         raise KBError(f"{path}: not a search gold set (columns id, lang, edition, question, rules, note)") from None
     if not questions:
         raise KBError(f"{path}: no questions")
+    bad = [q.id for q in questions if q.split not in ("", "tune", "held") or not q.rules]
+    if bad:
+        raise KBError(f"{path}: question {bad[0]} has no rules or a split other than tune/held")
     return questions
+
+
+def gold_sets(paths: list[Path] | None = None) -> dict[str, list[Question]]:
+    """The gold sets to measure: ``paths`` when given, else every one of :data:`GOLD_SETS` present."""
+    if paths:
+        return {Path(p).stem: load_gold(Path(p)) for p in paths}
+    found = {}
+    for name, path in GOLD_SETS.items():
+        if path.is_file():
+            found[name] = load_gold(path)
+    return found
 
 
 def rank_of(results: list[dict], rules: list[str]) -> int | None:
@@ -67,10 +96,18 @@ def rank_of(results: list[dict], rules: list[str]) -> int | None:
     return None
 
 
-def scores(ranks: list[int | None]) -> dict:
+def all_within(results: list[dict], rules: list[str], k: int = 10) -> bool:
+    """Whether every one of ``rules`` is among the first ``k`` results."""
+    shown = {hit.get("rule") for hit in results[:k]}
+    return all(rule in shown for rule in rules)
+
+
+def scores(ranks: list[int | None], every: list[bool] | None = None) -> dict:
     n = len(ranks) or 1
     out = {f"recall@{k}": round(100 * sum(1 for r in ranks if r and r <= k) / n, 1) for k in KS}
     out["mrr"] = round(sum(1 / r for r in ranks if r) / n, 3)
+    if every is not None:
+        out["all@10"] = round(100 * sum(every) / n, 1)
     out["questions"] = len(ranks)
     return out
 
@@ -80,49 +117,77 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
 
 
-def run(searcher, questions: list[Question], limit: int = 10) -> dict:
-    fused, plain, misses, rows = [], [], [], []
+def run(searcher, questions: list[Question], limit: int = 10, timing: bool = True) -> dict:
+    """Each question through the three rankers (:data:`RANKERS`) on the same index, in the
+    same run; latency of the fused ranking (the model included) in one edition and across all
+    editions; the figures for every part (all, en, fr, tuning, held out)."""
+    rows, misses = [], []
     one_ms, all_ms, one_cpu, all_cpu = [], [], [], []
+    arms: dict[str, int] = {}
     for q in questions:
-        started, cpu = time.perf_counter(), time.process_time()
-        found = searcher.search(q.question, edition=q.edition, limit=limit)
-        one_ms.append((time.perf_counter() - started) * 1000)
-        one_cpu.append((time.process_time() - cpu) * 1000)
-        base = searcher.search(q.question, edition=q.edition, limit=limit, baseline=True)
-        r, b = rank_of(found["results"], q.rules), rank_of(base["results"], q.rules)
-        fused.append(r)
-        plain.append(b)
-        rows.append((q, r, b))
+        got = {}
+        for ranker in RANKERS:
+            options = {"baseline": ranker == "bm25", "dense": ranker == "fused"}
+            started, cpu = time.perf_counter(), time.process_time()
+            found = searcher.search(q.question, edition=q.edition, limit=limit, **options)
+            if ranker == "fused":
+                one_ms.append((time.perf_counter() - started) * 1000)
+                one_cpu.append((time.process_time() - cpu) * 1000)
+                name = "+".join(found.get("arms", ["words"]))
+                arms[name] = arms.get(name, 0) + 1
+            got[ranker] = (rank_of(found["results"], q.rules), all_within(found["results"], q.rules, 10),
+                           found["results"])
+        rows.append((q, got))
+        r = got["fused"][0]
         if not r or r > 5:
-            misses.append({"id": q.id, "question": q.question, "expected": q.rules, "rank": r, "bm25_rank": b,
-                           "got": [h.get("rule") or f"glossary:{h.get('term')}" for h in found["results"][:5]]})
-        started, cpu = time.perf_counter(), time.process_time()
-        searcher.search(q.question, lang=q.lang, all_editions=True, limit=limit)
-        all_ms.append((time.perf_counter() - started) * 1000)
-        all_cpu.append((time.process_time() - cpu) * 1000)
+            misses.append({"id": q.id, "question": q.question, "expected": q.rules, "rank": r,
+                           "lexical_rank": got["lexical"][0], "bm25_rank": got["bm25"][0],
+                           "got": [h.get("rule") or f"glossary:{h.get('term')}" for h in got["fused"][2][:5]]})
+        if timing:
+            started, cpu = time.perf_counter(), time.process_time()
+            searcher.search(q.question, lang=q.lang, all_editions=True, limit=limit)
+            all_ms.append((time.perf_counter() - started) * 1000)
+            all_cpu.append((time.process_time() - cpu) * 1000)
 
     def split(select) -> dict:
-        chosen = [(r, b) for q, r, b in rows if select(q)]
-        return {"fused": scores([r for r, _ in chosen]), "bm25": scores([b for _, b in chosen])}
+        chosen = [got for q, got in rows if select(q)]
+        return {ranker: scores([g[ranker][0] for g in chosen], [g[ranker][1] for g in chosen]) for ranker in RANKERS}
 
-    return {
-        "all": split(lambda q: True),
-        "en": split(lambda q: q.lang == "en"),
-        "fr": split(lambda q: q.lang == "fr"),
-        "held_out": split(lambda q: not q.tuning),
-        "held_out_en": split(lambda q: not q.tuning and q.lang == "en"),
-        "held_out_fr": split(lambda q: not q.tuning and q.lang == "fr"),
-        "tuning": split(lambda q: q.tuning),
-        "latency_ms": {
-            "one_edition_p50": round(statistics.median(one_ms), 2), "one_edition_p99": round(percentile(one_ms, 99), 2),
-            "all_editions_p50": round(statistics.median(all_ms), 2), "all_editions_p99": round(percentile(all_ms, 99), 2),
+    out = {name: split(select) for name, select in PARTS.items()}
+    out["arms"] = arms
+    if timing and one_ms:
+        out["latency_ms"] = {
+            "one_edition_p50": round(statistics.median(one_ms), 2), "one_edition_p95": round(percentile(one_ms, 95), 2),
+            "one_edition_p99": round(percentile(one_ms, 99), 2),
+            "all_editions_p50": round(statistics.median(all_ms), 2), "all_editions_p95": round(percentile(all_ms, 95), 2),
+            "all_editions_p99": round(percentile(all_ms, 99), 2),
             # CPU time of the process per query: what a loaded machine does not inflate
             "one_edition_cpu_p50": round(statistics.median(one_cpu), 2),
             "all_editions_cpu_p50": round(statistics.median(all_cpu), 2),
             "queries": len(one_ms),
-        },
-        "misses": misses,
-    }
+        }
+    out["misses"] = misses
+    return out
+
+
+PARTS = {
+    "all": lambda q: True,
+    "en": lambda q: q.lang == "en",
+    "fr": lambda q: q.lang == "fr",
+    "tuning": lambda q: q.tuning,
+    "held_out": lambda q: not q.tuning,
+    "held_out_en": lambda q: not q.tuning and q.lang == "en",
+    "held_out_fr": lambda q: not q.tuning and q.lang == "fr",
+}
+
+
+def run_sets(searcher, sets: dict[str, list[Question]], limit: int = 10) -> dict:
+    """:func:`run` for every gold set; latency measured on the first set's questions only
+    (the model is the same for all)."""
+    out = {}
+    for i, (name, questions) in enumerate(sets.items()):
+        out[name] = run(searcher, questions, limit=limit, timing=i == 0)
+    return out
 
 
 def cold_start(store: str | None, query: str = "summoning sickness", repeat: int = 3) -> dict:

@@ -68,24 +68,26 @@ def bench_translation_command(
 @bench_app.command("search")
 def bench_search_command(
     store: str = StoreOption,
-    gold: str = typer.Option(None, "--gold", help="Gold questions (TSV; default: kb/bench/gold/search_gold.tsv)."),
+    gold: list[str] = typer.Option(None, "--gold", help="Gold questions (TSV; repeatable; default: every gold set "
+                                   "in kb/bench/gold: search_gold.tsv, search_gold_fresh.tsv, search_scenarios.tsv)."),
     cold: int = typer.Option(3, "--cold", min=0, help="Cold starts of `rulekb search` to time (0: none)."),
     misses: bool = typer.Option(False, "--misses", help="List the questions whose rule is not in the first five."),
     format: Format = FormatOption,
 ) -> None:
-    """Recall@1/5/10 and MRR of `rulekb search` on the gold questions beside plain BM25 on the
-    same index (same run), latency p50/p99 in one edition and across all editions, cold start,
-    index size and build time."""
+    """Recall@1/5/10, MRR (and for scenarios: every cited rule in the first 10) of `rulekb search`
+    on each gold set, its tuning and held-out parts apart, for plain BM25, the lexical ranking
+    and the ranking fused with the dense arm, all in the same run; latency p50/p95 in one edition
+    and across all editions (the model included, one thread), cold start, index size."""
     from pathlib import Path
 
     from ..bench import search as evaluate
     from ..service import searcher as searcher_for
 
     with errors_as_exit_codes():
-        questions = evaluate.load_gold(Path(gold) if gold else evaluate.GOLD)
+        sets = evaluate.gold_sets([Path(g) for g in gold] if gold else None)
         searcher = searcher_for(_store(store))
-        searcher.search("warm up the analyzers and concept matcher")
-        figures = evaluate.run(searcher, questions)
+        warm = searcher.search("warm up the analyzers, the concept matcher and the model")
+        figures = {"sets": evaluate.run_sets(searcher, sets), "meaning": warm.get("meaning")}
         figures["index"] = evaluate.index_figures(searcher)
         from ..service import search_weights as weights
 
@@ -99,37 +101,45 @@ def bench_search_command(
     except OSError:
         pass
     if not misses:
-        figures["misses"] = len(figures["misses"])
+        for part in figures["sets"].values():
+            part["misses"] = len(part["misses"])
     if format is Format.json:
         emit_json(figures)
         return
-    stdout.print(f"{len(questions)} gold questions; load average {figures.get('load_average')}", highlight=False)
-    for name in ("all", "en", "fr", "held_out", "held_out_en", "held_out_fr", "tuning"):
-        f, b = figures[name]["fused"], figures[name]["bm25"]
-        stdout.print(
-            f"  {name:<12} n={f['questions']:>3}  fused R@1 {f['recall@1']:5.1f}  R@5 {f['recall@5']:5.1f}  "
-            f"R@10 {f['recall@10']:5.1f}  MRR {f['mrr']:.3f}   |  BM25 R@1 {b['recall@1']:5.1f}  R@5 {b['recall@5']:5.1f}  "
-            f"R@10 {b['recall@10']:5.1f}  MRR {b['mrr']:.3f}", highlight=False)
-    lat = figures["latency_ms"]
-    stdout.print(f"  latency: one edition p50 {lat['one_edition_p50']} ms p99 {lat['one_edition_p99']} ms; "
-                 f"all editions p50 {lat['all_editions_p50']} ms p99 {lat['all_editions_p99']} ms "
-                 f"({lat['queries']} queries each); CPU per query p50 {lat['one_edition_cpu_p50']} ms / "
-                 f"{lat['all_editions_cpu_p50']} ms", highlight=False)
+    say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
+    meaning = figures.get("meaning") or {}
+    say(f"load average {figures.get('load_average')}; dense arm: {meaning.get('state', 'absent')} "
+        f"({meaning.get('embedded', 0):,} documents embedded in the default edition"
+        + (f" of {meaning['documents']:,}" if meaning.get("documents") else "") + ")")
+    for name, part in figures["sets"].items():
+        say(f"{name}: {part['all']['fused']['questions']} questions (arms that answered: "
+            + ", ".join(f"{k} {n}" for k, n in part["arms"].items()) + ")")
+        for section in ("all", "tuning", "held_out", "held_out_en", "held_out_fr"):
+            if not part[section]["fused"]["questions"]:
+                continue
+            cells = []
+            for ranker in evaluate.RANKERS:
+                f = part[section][ranker]
+                cells.append(f"{ranker} R@5 {f['recall@5']:5.1f} R@10 {f['recall@10']:5.1f} all@10 {f['all@10']:5.1f}")
+            say(f"  {section:<12} n={part[section]['fused']['questions']:>3}  " + "  |  ".join(cells))
+        lat = part.get("latency_ms")
+        if lat:
+            say(f"  latency (fused, model included): one edition p50 {lat['one_edition_p50']} ms p95 "
+                f"{lat['one_edition_p95']} ms; all editions p50 {lat['all_editions_p50']} ms p95 "
+                f"{lat['all_editions_p95']} ms ({lat['queries']} queries each); CPU per query p50 "
+                f"{lat['one_edition_cpu_p50']} ms / {lat['all_editions_cpu_p50']} ms")
+        if misses:
+            for miss in part["misses"]:
+                say(f"  miss {miss['id']} (rank {miss['rank']}, lexical {miss['lexical_rank']}, BM25 {miss['bm25_rank']}): "
+                    f"{miss['question']} -> want {' '.join(miss['expected'])}, got {' '.join(str(g) for g in miss['got'])}")
     idx = figures["index"]
-    stdout.print(f"  index: {idx.get('documents', 0):,} documents, {idx['bytes_on_disk'] / 1e6:.1f} MB on disk, "
-                 f"built in {idx.get('seconds', 0)} s"
-                 + (f" ({idx['cpu_seconds']} s CPU)" if "cpu_seconds" in idx else "") + " (during rulekb build)",
-                 highlight=False)
+    say(f"index: {idx.get('documents', 0):,} documents, {idx['bytes_on_disk'] / 1e6:.1f} MB on disk, "
+        f"built in {idx.get('seconds', 0)} s" + (f" ({idx['cpu_seconds']} s CPU)" if "cpu_seconds" in idx else "")
+        + " (during rulekb build)")
     if "cold_start" in figures:
         c = figures["cold_start"]
-        stdout.print(f"  cold start: rulekb search {c['search_seconds']} s wall, {c['search_cpu_seconds']} s CPU "
-                     f"(rulekb --help {c['help_seconds']} s wall, {c['help_cpu_seconds']} s CPU), median of {cold}",
-                     highlight=False)
-    if misses:
-        for miss in figures["misses"]:
-            stdout.print(f"  miss {miss['id']} (rank {miss['rank']}, BM25 {miss['bm25_rank']}): {miss['question']} "
-                         f"-> want {' '.join(miss['expected'])}, got {' '.join(str(g) for g in miss['got'])}",
-                         markup=False, highlight=False)
+        say(f"cold start: rulekb search {c['search_seconds']} s wall, {c['search_cpu_seconds']} s CPU "
+            f"(rulekb --help {c['help_seconds']} s wall, {c['help_cpu_seconds']} s CPU), median of {cold}")
 
 
 @bench_app.command("timeline")

@@ -31,11 +31,25 @@ def build(
         help="Add the one new edition in SOURCE (a file or URL) to the built KB: parse, link, reason, align with "
         "its predecessor, compare, without rebuilding the others; swapped in atomically.",
     ),
+    embed: str = typer.Option(
+        None, "--embed", metavar="now|background|status",
+        help="Do not rebuild: complete the meaning (dense) arm of search of the built KB, here (now) or in a "
+        "detached process (background), or say how far it is (status).",
+    ),
+    embed_max: int = typer.Option(None, "--embed-max", min=1, help="With --embed now: embed at most this many texts."),
     format: Format = FormatOption,
 ) -> None:
     """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
     from ..service import build as run_build
     from ..service import corpus_dir
+
+    if embed is not None:
+        if sources or add is not None:
+            fail("--embed works on the built KB: give no SOURCE and no --add")
+        from .search_commands import embed_command
+
+        embed_command(store, embed, embed_max, format)
+        return
 
     if add is not None:
         if sources:
@@ -45,6 +59,9 @@ def build(
         with errors_as_exit_codes():
             with stage_progress("rulekb build --add") as reporter:
                 added = service.add_edition(add, store, reasoner=reasoner, reporter=reporter)
+            from .search_commands import complete_dense
+
+            complete_dense(service.open_store(store))
         if format is Format.json:
             emit_json(added.to_dict())
             return
@@ -67,6 +84,9 @@ def build(
         target = _store(store)
         with stage_progress("rulekb build") as reporter:
             report = run_build(sources, target, base=base_iri, reasoner=reasoner, reporter=reporter)
+        from .search_commands import complete_dense
+
+        complete_dense(target)
     for refused in report.refused:
         stderr.print(f"rulekb: refused {refused}", markup=False, highlight=False)
     for skipped in report.skipped:
@@ -94,9 +114,17 @@ def build(
 def _search_line(summary: dict) -> str:
     if not summary:
         return "no search index"
+    dense = summary.get("dense") or {}
+    meaning = ""
+    if dense.get("state") == "off":
+        meaning = "; no meaning arm (RULEKB_DENSE=off)"
+    elif "documents" in dense:
+        meaning = (f"; meaning arm: {dense['rows']:,} of {dense['documents']:,} documents embedded "
+                   f"({dense['embedded']:,} now, the rest from the cache"
+                   + (f"; {dense['missing']:,} texts left to `rulekb build --embed`" if dense.get("missing") else "") + ")")
     return (f"search index: {summary['documents']:,} documents ({summary['rule_versions']:,} rule versions, "
             f"{summary['glossary_versions']:,} glossary entries) in {summary['seconds']:.1f} s, "
-            f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search)")
+            f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search){meaning}")
 
 
 def _consistency_line(summary: dict) -> str:

@@ -38,6 +38,14 @@ def print_results(data: dict) -> None:
 
     from ..service import snippet_segments as segments
 
+    meaning = data.get("meaning")
+    if meaning is not None:
+        arms = " + ".join(data.get("arms", ["words"]))
+        note = {"complete": "", "partial": f", meaning arm partial ({meaning.get('embedded', 0):,} documents)",
+                "building": f", meaning arm being built ({meaning.get('embedded', 0):,} documents so far: rulekb build --embed status)",
+                "absent": ", no meaning arm (rulekb build --embed now builds it)",
+                "unavailable": f", meaning arm unavailable ({meaning.get('note', '')})"}.get(meaning.get("state"), "")
+        stdout.print(Text(f"arms: {arms}{note}", style="dim"))
     if not data["results"]:
         stdout.print(f"no rules found for {data['query']!r} in {data['edition']}", markup=False, highlight=False)
         return
@@ -59,3 +67,79 @@ def print_results(data: dict) -> None:
             stdout.print(Text("    why: " + "; ".join(hit["why"]), style="dim"))
     if data.get("more"):
         stdout.print(Text(f"more: --offset {data['offset'] + data['limit']}", style="dim"))
+
+
+EMBED_MODES = ("now", "background", "status")
+
+
+def embed_command(store: str | None, mode: str, max_new: int | None, format: Format) -> None:
+    """``rulekb build --embed now|background|status [--embed-max N]``: complete the dense (meaning)
+    arm of the built KB's search index, without rebuilding: embed the texts the cache lacks,
+    newest editions first, swapping in what is done as it goes; resumable (the cache keeps every
+    text embedded). ``background``: a detached, niced process (log: <index>/dense.log)."""
+    import sys
+    import time
+
+    from .. import service
+
+    if mode not in EMBED_MODES:
+        fail(f"--embed takes one of {', '.join(EMBED_MODES)} (not {mode!r})")
+    with errors_as_exit_codes():
+        target = _store(store)
+        if mode == "status":
+            data = service.embed(target, "status")
+        elif mode == "background":
+            data = service.embed(target, "background") or {"complete": True}
+        else:
+            def say(line: str) -> None:
+                print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+
+            done = service.embed(target, "now", max_new=max_new, say=say)
+            data = {"embedded": done.embedded, "to_embed": done.total, "cached": done.cached, "seconds": done.seconds,
+                    "swaps": len(done.swaps), "stopped": done.stopped or None}
+    if format is Format.json:
+        emit_json(data)
+        return
+    if mode == "status":
+        stdout.print(f"meaning arm: {data['rows']:,} of {data['documents'] or 0:,} documents embedded ({data['model']}); "
+                     + ("a process is completing it" if data["running"] else "no process completing it")
+                     + (f"\nlast: {data['last']}" if data.get("last") else ""), highlight=False, markup=False)
+    elif mode == "background":
+        if data.get("complete"):
+            stdout.print("meaning arm: complete (nothing to embed)", highlight=False)
+        elif data.get("already"):
+            stdout.print(f"meaning arm: a process is already completing it, log {data['log']}", highlight=False, markup=False)
+        else:
+            stdout.print(f"meaning arm: completing in the background (pid {data.get('pid')}), log {data['log']}",
+                         highlight=False, markup=False)
+    else:
+        stdout.print(f"embedded {data['embedded']:,} of {data['to_embed']:,} texts in {data['seconds']:.0f} s "
+                     f"({data['cached']:,} already cached)" + (f"; {data['stopped']}" if data["stopped"] else ""),
+                     highlight=False, markup=False)
+
+
+def complete_dense(store) -> None:
+    """After ``rulekb build`` (and ``--add``) swapped the store: the texts the dense arm still
+    lacks are embedded by a detached process (``RULEKB_DENSE=background``, the default), here
+    with progress (``wait``), or not at all (``off``); one line on stderr says which."""
+    import sys
+    import time
+
+    from .. import service
+    from ..errors import KBError
+    from .output import stderr
+
+    def say(line: str) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+
+    try:
+        started = service.embed(store, "after-build", say=say)
+    except (KBError, OSError) as exc:
+        stderr.print(f"rulekb: the meaning arm of search was not completed ({exc}); run `rulekb build --embed now`",
+                     markup=False, highlight=False)
+        return
+    if not isinstance(started, dict):  # off, or completed here (RULEKB_DENSE=wait)
+        return
+    if started and not started.get("already"):
+        stderr.print(f"rulekb: lexical search answers now; the meaning arm is completed in the background "
+                     f"(pid {started['pid']}, log {started['log']}; rulekb build --embed status)", markup=False, highlight=False)

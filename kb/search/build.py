@@ -22,7 +22,9 @@ def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
         meta = {"editions": documents.edition_rows(editions), "concepts": documents.concept_rows(concepts),
                 "renames": {old: new for old, new in RENAMES.items() if old in concepts or new in concepts},
                 "base": base}
-        return index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
+        stats = index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
+        stats["dense"] = dense_from_cache(directory, progress)
+        return stats
 
     return write
 
@@ -52,6 +54,20 @@ def updater(previous, new, concepts: dict, by_rule: dict, matchers: dict, base: 
                 "renames": {o: n for o, n in RENAMES.items() if o in concepts or n in concepts}, "base": base}
         both = [e for e in (previous, new) if e is not None]
         docs = documents.documents(both, concepts, SimpleNamespace(by_rule=by_rule), matchers)
-        return index.update(old, fresh, docs, new.id, meta)
+        stats = index.update(old, fresh, docs, new.id, meta)
+        stats["dense"] = dense_from_cache(fresh)
+        return stats
 
     return update
+
+
+def dense_from_cache(directory: Path, progress: Callable[[str], None] | None = None) -> dict:
+    """The dense arm beside a new index, from the embedding cache (:func:`.dense_build.write_from_cache`:
+    the few missing texts embedded now, many left to ``rulekb build --embed``); ``RULEKB_DENSE=off``: none."""
+    from . import dense_build
+
+    if dense_build.mode() == "off":
+        return {"state": "off"}
+    if progress:
+        progress("embeddings for search")
+    return dense_build.write_from_cache(directory)

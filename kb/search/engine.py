@@ -10,6 +10,7 @@ lineage with the editions whose version matched.
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cached_property
 from pathlib import Path
@@ -19,6 +20,7 @@ from tantivy import Occur, Query
 
 from ..errors import KBError, NotFound
 from . import analysis, rank
+from . import dense as dense_arm
 from .index import open_index
 from .understand import MAX_CHARS, Understood, understand
 
@@ -34,8 +36,9 @@ class SearchError(KBError):
 class Searcher:
     """One index directory, opened read-only: many searches."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, dense: bool = True):
         self.directory = Path(directory)
+        self._use_dense = dense
         self.index, self.meta = open_index(self.directory)
         self.searcher = self.index.searcher()
         self.schema = self.index.schema
@@ -44,6 +47,7 @@ class Searcher:
         # meta lists editions oldest first (by date, then id): their position is their order
         self._order = {edition: i for i, edition in enumerate(self.editions)}
         self._spec: dict[str, float] = {}
+        self._arm: tuple[str, object] | None = None
 
     # -- what the index knows ------------------------------------------------
 
@@ -103,7 +107,9 @@ class Searcher:
         return (lang, chosen, False) if chosen else (lang, None, True)
 
     def search(self, query: str, edition: str | None = None, lang: str | None = None, all_editions: bool = False,
-               limit: int = 10, offset: int = 0, baseline: bool = False) -> dict:
+               limit: int = 10, offset: int = 0, baseline: bool = False, dense: bool = True) -> dict:
+        """``baseline``: plain BM25 (the bench's floor); ``dense=False``: the lexical ranking
+        alone (words and the KB's links), without the dense arm even when it is there."""
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
         lang, edition, grouped = self.scope(edition, lang, all_editions)
@@ -111,10 +117,106 @@ class Searcher:
         filter_ = (rank.exact(self.schema, "editions", edition) if edition
                    else rank.exact(self.schema, "lang", lang))
         q = self._query(u, lang, filter_, baseline)
-        hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
-        results = [self._result(score, doc, u, lang, edition, grouped, baseline) for score, doc in hits]
-        return {"query": u.text, "edition": edition or "all", "lang": lang, "offset": offset, "limit": limit,
-                "more": more, "understood": u.to_dict(), "results": results}
+        arm = None if baseline or not dense else self.arm()
+        meaning = self._meaning_state(arm, edition, lang) if not baseline else None
+        near: dict = {}
+        if arm is not None and meaning["answers"]:
+            try:
+                hits, more, near = self._fused_hits(q, u, arm, lang, edition, grouped, limit, offset)
+            except dense_arm.DenseUnavailable as exc:
+                meaning.update(answers=False, state="unavailable", note=str(exc))
+                hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
+        else:
+            hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
+        results = [self._result(score, doc, u, lang, edition, grouped, baseline, near) for score, doc in hits]
+        out = {"query": u.text, "edition": edition or "all", "lang": lang, "offset": offset, "limit": limit,
+               "more": more, "understood": u.to_dict(), "results": results}
+        if not baseline:
+            out["arms"] = ["words"] + (["meaning"] if near else [])
+            out["meaning"] = meaning
+        return out
+
+    # -- the dense arm --------------------------------------------------------
+
+    def arm(self):
+        """The dense arm beside the index (:mod:`.dense`), reopened when a background job
+        swapped a newer one in; None when there is none (or it is unreadable)."""
+        if not self._use_dense:
+            return None
+        link = self.directory / dense_arm.LINK
+        try:
+            target = os.readlink(link)
+        except OSError:
+            return None
+        if self._arm is None or self._arm[0] != target:
+            try:
+                self._arm = (target, dense_arm.Arm(self.directory / target))
+            except (OSError, ValueError, KeyError):
+                self._arm = (target, None)
+        return self._arm[1]
+
+    def _meaning_state(self, arm, edition: str | None, lang: str) -> dict:
+        """Whether the dense arm answers this search, and how much of the scope it holds."""
+        if arm is None:
+            state = "building" if dense_arm.running(self.directory) else "absent"
+            return {"answers": False, "state": state, "embedded": 0}
+        done, total = arm.coverage(edition, lang)
+        if edition:
+            state = "complete" if total and done >= total else ("partial" if done else "absent")
+        else:
+            state = "complete" if arm.manifest.get("rows") == arm.manifest.get("documents") else ("partial" if done else "absent")
+        if state == "partial" and dense_arm.running(self.directory):
+            state = "building"
+        found = {"answers": done > 0, "state": state, "embedded": done, "model": arm.manifest.get("model_version")}
+        if edition:
+            found["documents"] = total
+        return found
+
+    def _fused_hits(self, q: Query | None, u: Understood, arm, lang: str, edition: str | None, grouped: bool,
+                    limit: int, offset: int):
+        """Reciprocal-rank fusion of the lexical ranking and the dense arm (:mod:`.rank`'s
+        RRF_K, RRF_DENSE); a rule cited by number keeps the lead the lexical ranking gives it."""
+        depth = max(rank.FUSE_DEPTH, offset + limit + 1)
+        lexical = [] if q is None else self._hits(q, depth, 0, grouped, edition)[0]
+        unit = (lambda doc: doc["group"][0]) if grouped else (lambda doc: doc["key"][0])
+        lex_rank = {unit(doc): i for i, (_, doc) in enumerate(lexical, start=1)}
+        docs = {unit(doc): doc for _, doc in lexical}
+        vector = dense_arm.embed_query(u.text)
+        near: dict[str, tuple[int, float, str]] = {}  # unit -> (rank by meaning, similarity, document key)
+        for row, sim in arm.nearest(vector, None if grouped else edition, lang, depth * (4 if grouped else 1)):
+            key = str(arm.groups[row]) if grouped else str(arm.keys[row])
+            if key not in near:
+                near[key] = (len(near) + 1, sim, str(arm.keys[row]))
+                if len(near) >= depth:
+                    break
+        cited = {key for key, doc in docs.items() if doc["number"][0] in u.numbers}
+        lex_score = {unit(doc): score for score, doc in lexical}
+        scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()})
+        for key in cited:
+            scored[key] += 10.0
+        ordered = sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1), near.get(k, (depth + 1,))[0]))
+        page = ordered[offset:offset + limit]
+        wanted = [near[k][2] for k in page if k not in docs]
+        if wanted:
+            by_key = self._docs_by_key(wanted)
+            for k in page:
+                if k not in docs and near[k][2] in by_key:
+                    doc = by_key[near[k][2]]
+                    if grouped:
+                        doc["matched_editions"] = sorted(set(doc["editions"]), key=self._edition_order)
+                    docs[k] = doc
+        hits = [(scored[k], docs[k]) for k in page if k in docs]
+        info = {id(docs[k]): (near[k], k not in lex_rank) for k in page if k in docs and k in near}
+        return hits, len(ordered) > offset + limit, info
+
+    def _docs_by_key(self, keys: list[str]) -> dict[str, dict]:
+        query = Query.boolean_query([(Occur.Should, rank.exact(self.schema, "key", key)) for key in keys])
+        found = self.searcher.search(query, limit=len(keys) * 2, count=False).hits
+        out = {}
+        for _, addr in found:
+            doc = self.searcher.doc(addr).to_dict()
+            out[doc["key"][0]] = doc
+        return out
 
     def _query(self, u: Understood, lang: str, filter_: Query, baseline: bool) -> Query | None:
         if baseline:
@@ -160,7 +262,7 @@ class Searcher:
         return self._order.get(edition, -1)
 
     def _result(self, score: float, doc: dict, u: Understood, lang: str, edition: str | None, grouped: bool,
-                baseline: bool) -> dict:
+                baseline: bool, near: dict | None = None) -> dict:
         kind = doc["kind"][0]
         text = (doc.get(f"text_{lang}") or doc.get("heading") or [""])[0]
         editions = doc.get("matched_editions") or doc["editions"]
@@ -184,6 +286,14 @@ class Searcher:
             if doc.get("lineage"):
                 result["lineage"] = self.minter.lineage(doc["lineage"][0])
         result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
+        if near and id(doc) in near:
+            (by_meaning, similarity, _), meaning_only = near[id(doc)]
+            result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}
+            if meaning_only:
+                result["why"].insert(0, f"found by meaning, not by its words (#{by_meaning} by meaning, "
+                                        f"similarity {similarity:.2f})")
+            elif by_meaning <= 10:
+                result["why"].append(f"close in meaning: #{by_meaning} by meaning (similarity {similarity:.2f})")
         return result
 
     def _why(self, doc: dict, u: Understood, lang: str, term_of) -> list[str]:

@@ -92,7 +92,8 @@ def update(old: Path, new: Path, docs, edition: str, meta: dict) -> dict:
 
     started, cpu = time.perf_counter(), time.process_time()
     old, new = Path(old), Path(new)
-    shutil.copytree(old, new)
+    # not the dense arm (kb.search.dense): the new index gets its own, written from the cache
+    shutil.copytree(old, new, ignore=shutil.ignore_patterns("dense", "dense-*", ".dense-*", "dense.*"))
     index = tantivy.Index.open(str(new / "tantivy"))
     analysis.register(index)
     index.reload()

