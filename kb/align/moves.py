@@ -26,6 +26,19 @@ over them, plus the structural candidates and glossary anchors of
 - the context bonus: glossary anchors, cited numbers that follow the renumbering,
   parent, section and neighbours.
 
+Two refinements for rules whose terms all changed:
+
+- a pair the position-based passes made (the gap between two pairs, the subrules of the
+  parent's successor) in a section that moved is given up when a rule still free anywhere
+  is better evidence for the old rule (``REPAIR_MIN``, ``REPAIR_MARGIN``): "Spells that put
+  mana into a player's mana pool aren't mana abilities" had been put in the gap next to the
+  new mana-ability definition, while the rule saying "A spell can never be a mana ability"
+  was left free;
+- a candidate below ``MOVE_MIN`` is still taken when it stands alone: at least
+  ``LONE_RATIO`` times the evidence of the next candidate, with similarity and much of the
+  old rule in order (``LONE_CONTAINED``); a long rule whose evidence is mostly the
+  section bonus does not qualify.
+
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
 paired only when it is free, its evidence clears
@@ -56,6 +69,12 @@ TOP_K = 12  # candidates by rare tokens, over the whole newer edition
 MERGE_MIN = 0.66  # evidence to merge a left-over old rule into a rule that has a predecessor
 MERGE_CONTAINED = 0.55  # ... holding this much of it, in order
 MERGE_MIN_TOKENS = 12  # a short formulaic rule ("Substance is a static ability with no effect.") fits many
+LONE_MIN = 0.4  # evidence for a candidate that stands alone: below MOVE_MIN, but ...
+LONE_RATIO = 1.5  # ... at least this many times the evidence of the next candidate, ...
+LONE_CONTAINED = 0.45  # ... holding this much of the old rule in order (and similarity MIN_SIMILARITY)
+WEAK_PASSES = ("order", "family")  # passes that pair on position more than on text
+REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least this evidence ...
+REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
 
 
 def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
@@ -85,6 +104,29 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
     if best is not None and new.section[best[1]] == old.section[i]:
         return None
     return best
+
+
+def _ranked(matching, context, i: int, pool: tuple[Index, frozenset]) -> list[tuple[float, int, float, float]]:
+    """Every candidate of old rule ``i`` in ``pool`` as (evidence, new rule, similarity,
+    containment), best first: unlike :func:`_best`, the runner-up is known, so that a
+    candidate standing far above all others can be told from one among many alike."""
+    old, new, scorer = matching.old, matching.new, matching.scorer
+    index, members = pool
+    words = old.tokens(i)
+    ranked = []
+    for j in set(index.candidates(old.tokenset(i), TOP_K)) | set(context.structural_candidates(i)):
+        if j in members:
+            sim, held = scorer.similarity(i, j), _kept(words, new.tokens(j))
+            ranked.append((max(sim, CONTAIN_WEIGHT * held) + context.bonus(i, j), j, sim, held))
+    ranked.sort(key=lambda r: (-r[0], r[1]))
+    return ranked
+
+
+def _evidence(matching, context, i: int, j: int) -> float:
+    """The evidence of the pair (i, j) on this pass's scale."""
+    sim = matching.scorer.similarity(i, j)
+    held = _kept(matching.old.tokens(i), matching.new.tokens(j))
+    return max(sim, CONTAIN_WEIGHT * held) + context.bonus(i, j)
 
 
 def _kept(a: list[str], b: list[str]) -> float:
@@ -142,9 +184,12 @@ def moved(matching, context) -> None:
     """Pair the old rules left free with a free rule anywhere in the newer edition,
     when the evidence clears the threshold (evidence ``moved``)."""
     old = matching.old
+    if not matching.free_new():
+        return
+    _repair(matching, context)
     free = [i for i in matching.free_old() if i not in matching.headings and len(old.tokenset(i)) >= MIN_TOKENS
             and _moved_section(matching, context, i)]
-    if not free or not matching.free_new():
+    if not free:
         return
     vacant = _pool(matching, matching.free_new())
     edges = []
@@ -155,4 +200,45 @@ def moved(matching, context) -> None:
         evidence, j, sim, held = best
         if evidence >= MOVE_MIN and (sim >= MIN_SIMILARITY or held >= MIN_CONTAINED):
             edges.append((evidence, sim, -i, -j))
+        elif (evidence >= LONE_MIN and sim >= MIN_SIMILARITY and held >= LONE_CONTAINED
+              and _alone(matching, context, i, vacant, j)):
+            edges.append((evidence, sim, -i, -j))
+    matching._greedy(edges, "moved")
+
+
+def _alone(matching, context, i: int, pool: tuple[Index, frozenset], j: int) -> bool:
+    """Whether ``j`` is old rule ``i``'s only plausible successor in ``pool``: its
+    evidence at least ``LONE_RATIO`` times that of the next candidate. A rule whose terms
+    all changed keeps few words, but when one new rule holds far more of them than any
+    other ("abilities that produce mana but trigger from other events do use the stack"
+    and the mana-ability rule saying so), that rule is where it went."""
+    ranked = _ranked(matching, context, i, pool)
+    if not ranked or ranked[0][1] != j:
+        return False
+    return len(ranked) == 1 or ranked[0][0] >= LONE_RATIO * ranked[1][0]
+
+
+def _repair(matching, context) -> None:
+    """Give up a pair the position-based passes made (the gap between neighbours'
+    successors, the parent's successor's subrules) in a section that moved, when a rule
+    still free anywhere in the newer edition is better evidence for the old rule: in a
+    moved section the old neighbourhood is the least reliable guide, and a rule left
+    free is often exactly the one the weak pair stood in for."""
+    old = matching.old
+    weak = [i for i, e in matching.evidence.items() if e in WEAK_PASSES and len(old.tokenset(i)) >= MIN_TOKENS
+            and _moved_section(matching, context, i)]
+    if not weak:
+        return
+    vacant = _pool(matching, matching.free_new())
+    edges = []
+    for i in weak:
+        best = _best(matching, context, i, vacant)
+        if best is None:
+            continue
+        evidence, j, sim, held = best
+        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i]) + REPAIR_MARGIN:
+            edges.append((evidence, sim, -i, -j))
+    for _, _, mi, _ in edges:
+        del matching.n2o[matching.o2n.pop(-mi)]
+        matching.evidence.pop(-mi)
     matching._greedy(edges, "moved")

@@ -75,3 +75,78 @@ def test_kept_counts_words_in_order_only():
     assert _kept(["a", "b", "c", "d"], ["a", "b", "x", "c", "d", "e"]) == 1.0
     assert _kept(["a", "b", "c", "d"], ["d", "c", "b", "a"]) == 0.25
     assert _kept([], ["a"]) == 0.0
+
+
+# Section 406 went, as a whole, to 605; its rules were reworded ("played" -> "cast" /
+# "activated") and two of them landed far from their old neighbours.
+MANA_OLD = [
+    ("406.1", "A mana ability is an activated ability without a target that could put mana into a player's "
+              "mana pool, or a triggered ability without a target that triggers from a mana ability."),
+    ("406.2", "Spells that put mana into a player's mana pool aren't mana abilities. They're played and "
+              "resolved exactly like any other spells."),
+    ("406.3", "Mana abilities can be played whenever a player has priority, or whenever a player is asked to "
+              "pay a cost, even in the middle of playing a spell."),
+]
+MANA_NEW = [
+    ("605.1", MANA_OLD[0][1]),
+    ("605.1a", "A loyalty ability is never a mana ability, whatever it produces."),
+    ("605.3", "Mana abilities can be activated whenever a player has priority, or whenever a player is asked "
+              "to pay a cost, even in the middle of casting a spell."),
+    ("605.5b", "A spell is never a mana ability, even if it could put mana into a player's mana pool when it "
+               "resolves. It's cast and resolves just like any other spell."),
+]
+
+
+def _matching(old_rules, new_rules):
+    """The passes before the cross-section one, as kb.align.matcher runs them."""
+    from rulekb.kb.align.passes import Matching
+    from rulekb.kb.align.profile import build
+    from rulekb.kb.align.signals import Context, glossary_anchors
+    from rulekb.kb.align.similarity import Scorer
+
+    old, new = build(_edition("en/2030-01-01", old_rules)), build(_edition("en/2030-02-01", new_rules))
+    m = Matching(old, new)
+    m.identical()
+    m.same_text("text")
+    m.same_text("keys")
+    m.scorer = Scorer(old, new)
+    context = Context(old, new, m.o2n, glossary_anchors(old, new))
+    m.scored(context)
+    context.refresh()
+    return m, context
+
+
+def test_a_pair_made_on_position_alone_gives_way_to_a_free_rule_that_says_the_same():
+    from rulekb.kb.align import moves
+
+    m, context = _matching(MANA_OLD, MANA_NEW)
+    i, wrong, right = m.old.index["406.2"], m.new.index["605.1a"], m.new.index["605.5b"]
+    # as the gap between two pairs would pair it, when the text alone was too weak
+    if i in m.o2n:
+        del m.n2o[m.o2n.pop(i)]
+    m.pair(i, wrong, "order")
+    moves.moved(m, context)
+    assert (m.o2n[i], m.evidence[i]) == (right, "moved")
+    assert wrong not in m.n2o  # the position-based partner is free again
+    # a pair the text made is never given up
+    m, context = _matching(MANA_OLD, MANA_NEW)
+    if i in m.o2n:
+        del m.n2o[m.o2n.pop(i)]
+    m.pair(i, wrong, "scored")
+    moves.moved(m, context)
+    assert m.o2n[i] == wrong
+
+
+def test_a_candidate_far_above_the_others_is_taken_below_the_usual_threshold():
+    from rulekb.kb.align import moves
+
+    m, context = _matching(MANA_OLD, MANA_NEW)
+    i, j = m.old.index["406.2"], m.new.index["605.5b"]
+    if i in m.o2n:
+        del m.n2o[m.o2n.pop(i)]
+    vacant = moves._pool(m, m.free_new())
+    ranked = moves._ranked(m, context, i, vacant)
+    assert ranked[0][1] == j and ranked[0][0] == moves._evidence(m, context, i, j)
+    assert all(a[0] >= b[0] for a, b in zip(ranked, ranked[1:]))
+    assert moves._alone(m, context, i, vacant, j) == (len(ranked) == 1 or ranked[0][0] >= moves.LONE_RATIO * ranked[1][0])
+    assert not moves._alone(m, context, i, vacant, m.new.index["605.1a"])  # not the best: never alone
