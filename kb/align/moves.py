@@ -35,9 +35,10 @@ Two refinements for rules whose terms all changed:
   new mana-ability definition, while the rule saying "A spell can never be a mana ability"
   was left free;
 - a candidate below ``MOVE_MIN`` is still taken when it stands alone: at least
-  ``LONE_RATIO`` times the evidence of the next candidate, with similarity and much of the
-  old rule in order (``LONE_CONTAINED``); a long rule whose evidence is mostly the
-  section bonus does not qualify.
+  ``LONE_RATIO`` times the evidence of the next candidate, with similarity and either much
+  of the old rule in order (``LONE_CONTAINED``) or a higher similarity
+  (``LONE_SIMILARITY``); a long rule whose evidence is mostly the section bonus does not
+  qualify.
 
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
@@ -71,16 +72,18 @@ MERGE_CONTAINED = 0.55  # ... holding this much of it, in order
 MERGE_MIN_TOKENS = 12  # a short formulaic rule ("Substance is a static ability with no effect.") fits many
 LONE_MIN = 0.4  # evidence for a candidate that stands alone: below MOVE_MIN, but ...
 LONE_RATIO = 1.5  # ... at least this many times the evidence of the next candidate, ...
-LONE_CONTAINED = 0.45  # ... holding this much of the old rule in order (and similarity MIN_SIMILARITY)
+LONE_CONTAINED = 0.45  # ... holding this much of the old rule in order (and similarity MIN_SIMILARITY),
+LONE_SIMILARITY = 0.4  # ... or with at least this similarity
 WEAK_PASSES = ("order", "family")  # passes that pair on position more than on text
 REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least this evidence ...
 REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
 
 
-def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
+def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN):
     """(evidence, new rule, similarity, containment) of old rule ``i``'s best candidate in
     ``pool``, or None when the best is in a section of the same number (no move: the
-    earlier passes and :mod:`kb.align.splits` have judged the rule's own section)."""
+    earlier passes and :mod:`kb.align.splits` have judged the rule's own section) or no
+    candidate's evidence can reach ``floor``."""
     old, new, scorer = matching.old, matching.new, matching.scorer
     part = old.tokenset(i)
     index, members = pool
@@ -95,7 +98,7 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
         # sequence matching when even that cannot reach the threshold or the best so far
         there = new.tokenset(j)
         bound = max(sim, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
-        if bound < MOVE_MIN or (best is not None and bound < best[0]):
+        if bound < floor or (best is not None and bound < best[0]):
             continue
         held = _kept(words, new.tokens(j))
         evidence = max(sim, CONTAIN_WEIGHT * held) + bonus
@@ -192,27 +195,33 @@ def moved(matching, context) -> None:
     if not free:
         return
     vacant = _pool(matching, matching.free_new())
+    everything = None
     edges = []
     for i in free:
-        best = _best(matching, context, i, vacant)
+        best = _best(matching, context, i, vacant, LONE_MIN)
         if best is None:
             continue
         evidence, j, sim, held = best
         if evidence >= MOVE_MIN and (sim >= MIN_SIMILARITY or held >= MIN_CONTAINED):
             edges.append((evidence, sim, -i, -j))
-        elif (evidence >= LONE_MIN and sim >= MIN_SIMILARITY and held >= LONE_CONTAINED
-              and _alone(matching, context, i, vacant, j)):
-            edges.append((evidence, sim, -i, -j))
+        elif evidence >= LONE_MIN and sim >= MIN_SIMILARITY and (held >= LONE_CONTAINED or sim >= LONE_SIMILARITY):
+            everything = everything or _pool(matching, range(len(matching.new)))
+            if _alone(matching, context, i, everything, j):
+                edges.append((evidence, sim, -i, -j))
     matching._greedy(edges, "moved")
 
 
-def _alone(matching, context, i: int, pool: tuple[Index, frozenset], j: int) -> bool:
-    """Whether ``j`` is old rule ``i``'s only plausible successor in ``pool``: its
-    evidence at least ``LONE_RATIO`` times that of the next candidate. A rule whose terms
-    all changed keeps few words, but when one new rule holds far more of them than any
-    other ("abilities that produce mana but trigger from other events do use the stack"
-    and the mana-ability rule saying so), that rule is where it went."""
-    ranked = _ranked(matching, context, i, pool)
+def _alone(matching, context, i: int, everything: tuple[Index, frozenset], j: int) -> bool:
+    """Whether ``j`` is old rule ``i``'s only plausible successor in the whole newer
+    edition (``everything``: rules with a predecessor too): the best of all, with evidence
+    at least ``LONE_RATIO`` times that of the next candidate. A rule whose terms all changed
+    keeps few words, but when one new rule holds far more of them than any other
+    ("abilities that produce mana but trigger from other events do use the stack" and the
+    mana-ability rule saying so), that rule is where it went. When a rule that already has
+    a predecessor is the better match, the old rule was more likely absorbed by it ("Evasion
+    abilities are cumulative" into the evasion rule that now ends so) than moved to a free
+    look-alike."""
+    ranked = _ranked(matching, context, i, everything)
     if not ranked or ranked[0][1] != j:
         return False
     return len(ranked) == 1 or ranked[0][0] >= LONE_RATIO * ranked[1][0]

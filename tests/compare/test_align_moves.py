@@ -144,9 +144,32 @@ def test_a_candidate_far_above_the_others_is_taken_below_the_usual_threshold():
     i, j = m.old.index["406.2"], m.new.index["605.5b"]
     if i in m.o2n:
         del m.n2o[m.o2n.pop(i)]
-    vacant = moves._pool(m, m.free_new())
-    ranked = moves._ranked(m, context, i, vacant)
+    everything = moves._pool(m, range(len(m.new)))
+    ranked = moves._ranked(m, context, i, everything)
     assert ranked[0][1] == j and ranked[0][0] == moves._evidence(m, context, i, j)
     assert all(a[0] >= b[0] for a, b in zip(ranked, ranked[1:]))
-    assert moves._alone(m, context, i, vacant, j) == (len(ranked) == 1 or ranked[0][0] >= moves.LONE_RATIO * ranked[1][0])
-    assert not moves._alone(m, context, i, vacant, m.new.index["605.1a"])  # not the best: never alone
+    assert moves._alone(m, context, i, everything, j) == (len(ranked) == 1 or ranked[0][0] >= moves.LONE_RATIO * ranked[1][0])
+    assert not moves._alone(m, context, i, everything, m.new.index["605.1a"])  # not the best: never alone
+
+
+def test_a_lone_free_look_alike_does_not_win_over_a_rule_that_absorbed_the_old_one():
+    from rulekb.kb.align import moves
+
+    # "Evasion abilities are cumulative" went into the new evasion rule (which has a
+    # predecessor); a free flying rule shares its example's words but is not where it went
+    old = [("501.1", "Evasion abilities restrict what can block an attacking creature. These are static "
+                     "abilities that modify the declare blockers step of the combat phase."),
+           ("501.2", "Evasion abilities are cumulative. A creature with flying and shadow can't be blocked by a "
+                     "creature with flying but without shadow.")]
+    new = [("500.3a", "An evasion ability is an ability an attacking creature has that restricts what can block "
+                      "it. Evasion abilities are static abilities that modify the declare blockers step of the "
+                      "combat phase. Evasion abilities are cumulative. A creature with flying and shadow can't be "
+                      "blocked by a creature with flying but without shadow."),
+           ("502.70b", "A creature with flying can't be blocked except by creatures with flying and/or reach.")]
+    m, context = _matching(old, new)
+    i, absorbing, free = m.old.index["501.2"], m.new.index["500.3a"], m.new.index["502.70b"]
+    m.o2n.clear(), m.n2o.clear(), m.evidence.clear()
+    m.pair(m.old.index["501.1"], absorbing, "scored")  # as in the real editions: 501.2 left over
+    # among the free rules alone the flying rule would stand out; against all it does not
+    assert moves._alone(m, context, i, moves._pool(m, m.free_new()), free)
+    assert not moves._alone(m, context, i, moves._pool(m, range(len(m.new))), free)
