@@ -34,8 +34,10 @@ Two refinements for rules whose terms all changed:
   mana into a player's mana pool aren't mana abilities" had been put in the gap next to the
   new mana-ability definition, while the rule saying "A spell can never be a mana ability"
   was left free;
-- a candidate below ``MOVE_MIN`` is still taken when it stands alone: at least
-  ``LONE_RATIO`` times the evidence of the next candidate, with similarity and either much
+- a candidate below ``MOVE_MIN`` is still taken when it stands alone: the best of every
+  rule of the newer edition (those with a predecessor too: a rule absorbed by its better
+  match is not moved to a free look-alike) and at least ``LONE_RATIO`` times the evidence of
+  the next candidate, with similarity and either much
   of the old rule in order (``LONE_CONTAINED``) or a higher similarity
   (``LONE_SIMILARITY``); a long rule whose evidence is mostly the section bonus does not
   qualify.
@@ -241,13 +243,18 @@ def _repair(matching, context) -> None:
     vacant = _pool(matching, matching.free_new())
     edges = []
     for i in weak:
-        best = _best(matching, context, i, vacant)
+        best = _best(matching, context, i, vacant, REPAIR_MIN)
         if best is None:
             continue
         evidence, j, sim, held = best
         if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i]) + REPAIR_MARGIN:
             edges.append((evidence, sim, -i, -j))
-    for _, _, mi, _ in edges:
+    # best first, one old rule per free rule: an old rule whose better candidate another takes
+    # keeps the pair it had
+    taken = set()
+    for evidence, sim, mi, mj in sorted(edges, reverse=True):
+        if mj in taken:
+            continue
+        taken.add(mj)
         del matching.n2o[matching.o2n.pop(-mi)]
-        matching.evidence.pop(-mi)
-    matching._greedy(edges, "moved")
+        matching.pair(-mi, -mj, "moved")
