@@ -26,6 +26,22 @@ over them, plus the structural candidates and glossary anchors of
 - the context bonus: glossary anchors, cited numbers that follow the renumbering,
   parent, section and neighbours.
 
+Two refinements for rules whose terms all changed:
+
+- a pair the position-based passes made (the gap between two pairs, the subrules of the
+  parent's successor) in a section that moved is given up when a rule still free anywhere
+  is better evidence for the old rule (``REPAIR_MIN``, ``REPAIR_MARGIN``): "Spells that put
+  mana into a player's mana pool aren't mana abilities" had been put in the gap next to the
+  new mana-ability definition, while the rule saying "A spell can never be a mana ability"
+  was left free;
+- a candidate below ``MOVE_MIN`` is still taken when it stands alone: the best of every
+  rule of the newer edition (those with a predecessor too: a rule absorbed by its better
+  match is not moved to a free look-alike) and at least ``LONE_RATIO`` times the evidence of
+  the next candidate, with similarity and either much
+  of the old rule in order (``LONE_CONTAINED``) or a higher similarity
+  (``LONE_SIMILARITY``); a long rule whose evidence is mostly the section bonus does not
+  qualify.
+
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
 paired only when it is free, its evidence clears
@@ -56,12 +72,20 @@ TOP_K = 12  # candidates by rare tokens, over the whole newer edition
 MERGE_MIN = 0.66  # evidence to merge a left-over old rule into a rule that has a predecessor
 MERGE_CONTAINED = 0.55  # ... holding this much of it, in order
 MERGE_MIN_TOKENS = 12  # a short formulaic rule ("Substance is a static ability with no effect.") fits many
+LONE_MIN = 0.4  # evidence for a candidate that stands alone: below MOVE_MIN, but ...
+LONE_RATIO = 1.5  # ... at least this many times the evidence of the next candidate, ...
+LONE_CONTAINED = 0.45  # ... holding this much of the old rule in order (and similarity MIN_SIMILARITY),
+LONE_SIMILARITY = 0.4  # ... or with at least this similarity
+WEAK_PASSES = ("order", "family")  # passes that pair on position more than on text
+REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least this evidence ...
+REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
 
 
-def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
+def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN):
     """(evidence, new rule, similarity, containment) of old rule ``i``'s best candidate in
     ``pool``, or None when the best is in a section of the same number (no move: the
-    earlier passes and :mod:`kb.align.splits` have judged the rule's own section)."""
+    earlier passes and :mod:`kb.align.splits` have judged the rule's own section) or no
+    candidate's evidence can reach ``floor``."""
     old, new, scorer = matching.old, matching.new, matching.scorer
     part = old.tokenset(i)
     index, members = pool
@@ -76,7 +100,7 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
         # sequence matching when even that cannot reach the threshold or the best so far
         there = new.tokenset(j)
         bound = max(sim, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
-        if bound < MOVE_MIN or (best is not None and bound < best[0]):
+        if bound < floor or (best is not None and bound < best[0]):
             continue
         held = _kept(words, new.tokens(j))
         evidence = max(sim, CONTAIN_WEIGHT * held) + bonus
@@ -85,6 +109,29 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset]):
     if best is not None and new.section[best[1]] == old.section[i]:
         return None
     return best
+
+
+def _ranked(matching, context, i: int, pool: tuple[Index, frozenset]) -> list[tuple[float, int, float, float]]:
+    """Every candidate of old rule ``i`` in ``pool`` as (evidence, new rule, similarity,
+    containment), best first: unlike :func:`_best`, the runner-up is known, so that a
+    candidate standing far above all others can be told from one among many alike."""
+    old, new, scorer = matching.old, matching.new, matching.scorer
+    index, members = pool
+    words = old.tokens(i)
+    ranked = []
+    for j in set(index.candidates(old.tokenset(i), TOP_K)) | set(context.structural_candidates(i)):
+        if j in members:
+            sim, held = scorer.similarity(i, j), _kept(words, new.tokens(j))
+            ranked.append((max(sim, CONTAIN_WEIGHT * held) + context.bonus(i, j), j, sim, held))
+    ranked.sort(key=lambda r: (-r[0], r[1]))
+    return ranked
+
+
+def _evidence(matching, context, i: int, j: int) -> float:
+    """The evidence of the pair (i, j) on this pass's scale."""
+    sim = matching.scorer.similarity(i, j)
+    held = _kept(matching.old.tokens(i), matching.new.tokens(j))
+    return max(sim, CONTAIN_WEIGHT * held) + context.bonus(i, j)
 
 
 def _kept(a: list[str], b: list[str]) -> float:
@@ -142,17 +189,72 @@ def moved(matching, context) -> None:
     """Pair the old rules left free with a free rule anywhere in the newer edition,
     when the evidence clears the threshold (evidence ``moved``)."""
     old = matching.old
+    if not matching.free_new():
+        return
+    _repair(matching, context)
     free = [i for i in matching.free_old() if i not in matching.headings and len(old.tokenset(i)) >= MIN_TOKENS
             and _moved_section(matching, context, i)]
-    if not free or not matching.free_new():
+    if not free:
         return
     vacant = _pool(matching, matching.free_new())
+    everything = None
     edges = []
     for i in free:
-        best = _best(matching, context, i, vacant)
+        best = _best(matching, context, i, vacant, LONE_MIN)
         if best is None:
             continue
         evidence, j, sim, held = best
         if evidence >= MOVE_MIN and (sim >= MIN_SIMILARITY or held >= MIN_CONTAINED):
             edges.append((evidence, sim, -i, -j))
+        elif evidence >= LONE_MIN and sim >= MIN_SIMILARITY and (held >= LONE_CONTAINED or sim >= LONE_SIMILARITY):
+            everything = everything or _pool(matching, range(len(matching.new)))
+            if _alone(matching, context, i, everything, j):
+                edges.append((evidence, sim, -i, -j))
     matching._greedy(edges, "moved")
+
+
+def _alone(matching, context, i: int, everything: tuple[Index, frozenset], j: int) -> bool:
+    """Whether ``j`` is old rule ``i``'s only plausible successor in the whole newer
+    edition (``everything``: rules with a predecessor too): the best of all, with evidence
+    at least ``LONE_RATIO`` times that of the next candidate. A rule whose terms all changed
+    keeps few words, but when one new rule holds far more of them than any other
+    ("abilities that produce mana but trigger from other events do use the stack" and the
+    mana-ability rule saying so), that rule is where it went. When a rule that already has
+    a predecessor is the better match, the old rule was more likely absorbed by it ("Evasion
+    abilities are cumulative" into the evasion rule that now ends so) than moved to a free
+    look-alike."""
+    ranked = _ranked(matching, context, i, everything)
+    if not ranked or ranked[0][1] != j:
+        return False
+    return len(ranked) == 1 or ranked[0][0] >= LONE_RATIO * ranked[1][0]
+
+
+def _repair(matching, context) -> None:
+    """Give up a pair the position-based passes made (the gap between neighbours'
+    successors, the parent's successor's subrules) in a section that moved, when a rule
+    still free anywhere in the newer edition is better evidence for the old rule: in a
+    moved section the old neighbourhood is the least reliable guide, and a rule left
+    free is often exactly the one the weak pair stood in for."""
+    old = matching.old
+    weak = [i for i, e in matching.evidence.items() if e in WEAK_PASSES and len(old.tokenset(i)) >= MIN_TOKENS
+            and _moved_section(matching, context, i)]
+    if not weak:
+        return
+    vacant = _pool(matching, matching.free_new())
+    edges = []
+    for i in weak:
+        best = _best(matching, context, i, vacant, REPAIR_MIN)
+        if best is None:
+            continue
+        evidence, j, sim, held = best
+        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i]) + REPAIR_MARGIN:
+            edges.append((evidence, sim, -i, -j))
+    # best first, one old rule per free rule: an old rule whose better candidate another takes
+    # keeps the pair it had
+    taken = set()
+    for evidence, sim, mi, mj in sorted(edges, reverse=True):
+        if mj in taken:
+            continue
+        taken.add(mj)
+        del matching.n2o[matching.o2n.pop(-mi)]
+        matching.pair(-mi, -mj, "moved")

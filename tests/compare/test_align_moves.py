@@ -75,3 +75,101 @@ def test_kept_counts_words_in_order_only():
     assert _kept(["a", "b", "c", "d"], ["a", "b", "x", "c", "d", "e"]) == 1.0
     assert _kept(["a", "b", "c", "d"], ["d", "c", "b", "a"]) == 0.25
     assert _kept([], ["a"]) == 0.0
+
+
+# Section 406 went, as a whole, to 605; its rules were reworded ("played" -> "cast" /
+# "activated") and two of them landed far from their old neighbours.
+MANA_OLD = [
+    ("406.1", "A mana ability is an activated ability without a target that could put mana into a player's "
+              "mana pool, or a triggered ability without a target that triggers from a mana ability."),
+    ("406.2", "Spells that put mana into a player's mana pool aren't mana abilities. They're played and "
+              "resolved exactly like any other spells."),
+    ("406.3", "Mana abilities can be played whenever a player has priority, or whenever a player is asked to "
+              "pay a cost, even in the middle of playing a spell."),
+]
+MANA_NEW = [
+    ("605.1", MANA_OLD[0][1]),
+    ("605.1a", "A loyalty ability is never a mana ability, whatever it produces."),
+    ("605.3", "Mana abilities can be activated whenever a player has priority, or whenever a player is asked "
+              "to pay a cost, even in the middle of casting a spell."),
+    ("605.5b", "A spell is never a mana ability, even if it could put mana into a player's mana pool when it "
+               "resolves. It's cast and resolves just like any other spell."),
+]
+
+
+def _matching(old_rules, new_rules):
+    """The passes before the cross-section one, as kb.align.matcher runs them."""
+    from rulekb.kb.align.passes import Matching
+    from rulekb.kb.align.profile import build
+    from rulekb.kb.align.signals import Context, glossary_anchors
+    from rulekb.kb.align.similarity import Scorer
+
+    old, new = build(_edition("en/2030-01-01", old_rules)), build(_edition("en/2030-02-01", new_rules))
+    m = Matching(old, new)
+    m.identical()
+    m.same_text("text")
+    m.same_text("keys")
+    m.scorer = Scorer(old, new)
+    context = Context(old, new, m.o2n, glossary_anchors(old, new))
+    m.scored(context)
+    context.refresh()
+    return m, context
+
+
+def test_a_pair_made_on_position_alone_gives_way_to_a_free_rule_that_says_the_same():
+    from rulekb.kb.align import moves
+
+    m, context = _matching(MANA_OLD, MANA_NEW)
+    i, wrong, right = m.old.index["406.2"], m.new.index["605.1a"], m.new.index["605.5b"]
+    # as the gap between two pairs would pair it, when the text alone was too weak
+    if i in m.o2n:
+        del m.n2o[m.o2n.pop(i)]
+    m.pair(i, wrong, "order")
+    moves.moved(m, context)
+    assert (m.o2n[i], m.evidence[i]) == (right, "moved")
+    assert wrong not in m.n2o  # the position-based partner is free again
+    # a pair the text made is never given up
+    m, context = _matching(MANA_OLD, MANA_NEW)
+    if i in m.o2n:
+        del m.n2o[m.o2n.pop(i)]
+    m.pair(i, wrong, "scored")
+    moves.moved(m, context)
+    assert m.o2n[i] == wrong
+
+
+def test_a_candidate_far_above_the_others_is_taken_below_the_usual_threshold():
+    from rulekb.kb.align import moves
+
+    m, context = _matching(MANA_OLD, MANA_NEW)
+    i, j = m.old.index["406.2"], m.new.index["605.5b"]
+    if i in m.o2n:
+        del m.n2o[m.o2n.pop(i)]
+    everything = moves._pool(m, range(len(m.new)))
+    ranked = moves._ranked(m, context, i, everything)
+    assert ranked[0][1] == j and ranked[0][0] == moves._evidence(m, context, i, j)
+    assert all(a[0] >= b[0] for a, b in zip(ranked, ranked[1:]))
+    assert moves._alone(m, context, i, everything, j) == (len(ranked) == 1 or ranked[0][0] >= moves.LONE_RATIO * ranked[1][0])
+    assert not moves._alone(m, context, i, everything, m.new.index["605.1a"])  # not the best: never alone
+
+
+def test_a_lone_free_look_alike_does_not_win_over_a_rule_that_absorbed_the_old_one():
+    from rulekb.kb.align import moves
+
+    # "Evasion abilities are cumulative" went into the new evasion rule (which has a
+    # predecessor); a free flying rule shares its example's words but is not where it went
+    old = [("501.1", "Evasion abilities restrict what can block an attacking creature. These are static "
+                     "abilities that modify the declare blockers step of the combat phase."),
+           ("501.2", "Evasion abilities are cumulative. A creature with flying and shadow can't be blocked by a "
+                     "creature with flying but without shadow.")]
+    new = [("500.3a", "An evasion ability is an ability an attacking creature has that restricts what can block "
+                      "it. Evasion abilities are static abilities that modify the declare blockers step of the "
+                      "combat phase. Evasion abilities are cumulative. A creature with flying and shadow can't be "
+                      "blocked by a creature with flying but without shadow."),
+           ("502.70b", "A creature with flying can't be blocked except by creatures with flying and/or reach.")]
+    m, context = _matching(old, new)
+    i, absorbing, free = m.old.index["501.2"], m.new.index["500.3a"], m.new.index["502.70b"]
+    m.o2n.clear(), m.n2o.clear(), m.evidence.clear()
+    m.pair(m.old.index["501.1"], absorbing, "scored")  # as in the real editions: 501.2 left over
+    # among the free rules alone the flying rule would stand out; against all it does not
+    assert moves._alone(m, context, i, moves._pool(m, m.free_new()), free)
+    assert not moves._alone(m, context, i, moves._pool(m, range(len(m.new))), free)

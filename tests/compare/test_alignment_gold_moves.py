@@ -37,8 +37,12 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     assert verify(ROWS, editions) == []
     scores = score_gold(ROWS, editions, align)
     assert scores["restructure-2009-moves-held"]["correct"] >= 18, scores["restructure-2009-moves-held"]["misses"]
-    assert scores["restructure-2009-moves-tune"]["correct"] >= 20, scores["restructure-2009-moves-tune"]["misses"]
+    assert scores["restructure-2009-moves-tune"]["correct"] >= 24, scores["restructure-2009-moves-tune"]["misses"]
     got = align(editions[PAIR[0]], editions[PAIR[1]]).successors()
     assert got["310.2c"] == "510.1c"  # combat damage: a blocked creature's damage, reworded, in 510
     assert got["408.2f"] == "405.6b"  # characteristic-defining abilities folded into the stack's rule
+    assert got["406.2"] == "605.5b"  # spells are never mana abilities: was paired by position with 605.1b
+    assert got["406.5"] == "605.5a"  # the one mana-ability rule holding most of it, below the usual threshold
+    assert got["502.15f"] == "702.23d"  # phasing: same permanent, no zone change
+    assert got["217.5d"] == "109.4"  # objects off the battlefield and stack have no controller: alone in 109
     assert got["310.3"] is None and got["408.1g"] is None  # combat damage on the stack: gone
