@@ -325,18 +325,19 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
         else:
             report.search.update(found)
 
-    with stages.stage("load", total=1) as stage:
-        store.update(change, index=index)
-        stage.advance(f"load {new.id}")
-    from ..pages import write as write_pages
+    from ..pages import incremental as pages
 
-    # Of the rule pages' data (kb.pages) only the rows of rules-changed-between (1 s): the rest
-    # is written whole (every lineage the new edition continues has a new last version), 30-40 s
-    # of CPU on the full KB, more than the rest of --add. Until the next full build the rule
-    # pages ask the store (the same answers, slower).
-    with stages.stage("pages") as stage:
-        report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total, changes_only=True)
-    report.not_redone.append("the rule pages' data but the changes: rule pages ask the store until the next full build")
+    kept = pages.keep(store)  # the rule pages' data of the build being copied, brought up to date below
+    try:
+        with stages.stage("load", total=1) as stage:
+            store.update(change, index=index)
+            stage.advance(f"load {new.id}")
+    except BaseException:
+        if kept is not None:
+            kept.unlink(missing_ok=True)
+        raise
+    with stages.stage("pages") as stage:  # only the new edition's rules and the lineages it continues or begins
+        report.pages = pages.update(store, kept, new.id, stages.callback_for(stage), total=stage.set_total)
     report.quads_added, report.quads_removed = len(added), len(removed)
     report.seconds = round(time.perf_counter() - started, 2)
     report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)
