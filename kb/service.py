@@ -379,15 +379,25 @@ def newer_editions(location: str | None, page: str | None = None) -> dict:
     return check_newer(dates, page)
 
 
-def add_edition(source: str, location: str | None, reasoner: str = "auto", reporter=None):
-    """``rulekb build --add SOURCE``: one new edition into the built KB (kb.add_edition)."""
-    from .add_edition import add
+def add_edition(source: str, location: str | None, reasoner: str = "auto", reporter=None, replace: bool = False):
+    """``rulekb build --add SOURCE [--replace]``: one edition into the built KB -- appended
+    (kb.add_edition), or inserted before a newer one / put in place of a re-publication (kb.update)."""
     from .errors import BuildError
+    from .update import add_or_insert
 
     store = open_store(location)
     if store.local_root is None:
         raise BuildError("--add works on an embedded store (a directory), not a SPARQL endpoint")
-    return add(source, store, reasoner=reasoner, reporter=reporter)
+    return add_or_insert(source, store, replace=replace, reasoner=reasoner, reporter=reporter)
+
+
+def update_kb(location: str | None, page: str | None = None, dry_run: bool = False, cache: str | None = None,
+              reasoner: str = "auto", reporter=None):
+    """``rulekb update``: every edition the official rules page lists newer than the KB's,
+    downloaded, checked and added in date order, with what each changed (kb.update)."""
+    from .update import update
+
+    return update(open_store(location), page, dry_run=dry_run, cache=cache, reasoner=reasoner, reporter=reporter)
 
 
 # -- what the front-ends also need (each one line over its package) -------------------------

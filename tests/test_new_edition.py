@@ -166,17 +166,13 @@ def test_build_add_gives_the_store_a_full_build_gives(fixtures, tmp_path):
     assert history.returncode == 0 and "200.1c" in history.stdout
 
 
-def test_build_add_refuses_what_it_cannot_append_and_leaves_the_kb_as_it_was(fixtures, tmp_path, kb_dir):
+def test_build_add_refuses_what_it_cannot_add_and_leaves_the_kb_as_it_was(fixtures, tmp_path, kb_dir):
     before = (kb_dir / "current").resolve()
     again = run_cli("build", "--add", str(fixtures / "invented-cr-2030-05-05.txt"), "--store", str(kb_dir))
     errors = [line for line in again.stderr.splitlines() if line.startswith("rulekb: error:")]
     assert again.returncode == 2 and len(errors) == 1 and "already in the KB" in errors[0]
     assert "Traceback" not in again.stderr
-    older = _later_edition(fixtures, tmp_path).read_text(encoding="utf-8").replace(
-        "effective as of August 1, 2030", "effective as of January 1, 2030")
-    (tmp_path / "older.txt").write_text(older, encoding="utf-8")
-    result = run_cli("build", "--add", str(tmp_path / "older.txt"), "--store", str(kb_dir))
-    assert result.returncode == 2 and "only appends the newest edition" in result.stderr
+    # (an older edition is inserted, a re-publication replaced with --replace: tests/test_update.py)
     nothing = run_cli("build", "--add", str(tmp_path / "missing.txt"), "--store", str(kb_dir))
     assert nothing.returncode == 2 and "Traceback" not in nothing.stderr
     empty = run_cli("build", "--add", str(fixtures / "invented-cr-2030-05-05.txt"), "--store", str(tmp_path / "none"))

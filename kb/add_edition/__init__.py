@@ -1,7 +1,8 @@
 """One new edition added to a built KB, without rebuilding the others (``rulekb build --add``).
 
 The new edition must be newer than every edition of its language in the KB (the
-usual case: Wizards published a new text). What a full build would write for it
+usual case: Wizards published a new text; an older one, or a re-publication of a date
+the KB has, goes in through :mod:`kb.update`). What a full build would write for it
 is computed the same way, with the same functions:
 
 - its graph (kb.rdf), its concept mentions, definitional statements and what the
@@ -18,6 +19,9 @@ there (the same text a full build aligns), else read back from the KB
 (:mod:`kb.rdf.stored_edition`). The store is copied (Oxigraph's backup: hard links),
 the copy updated, and swapped in: the old KB answers until the swap
 (:meth:`kb.store.embedded.EmbeddedStore.update`).
+
+The rule pages' data is brought up to date from the previous build's
+(:mod:`kb.pages.incremental`: the new edition's rules and the lineages it continues or begins).
 
 Not redone (a full build does them): the older editions' mentions of a concept
 that only the new glossary introduces, and the French texts' drift findings
@@ -63,10 +67,11 @@ class AddReport:
     store_bytes: int = 0
     not_redone: list[str] = field(default_factory=list)
     search: dict = field(default_factory=dict)  # the search index: documents added, versions extended
-    pages: dict = field(default_factory=dict)  # the page data written: the changes only (kb.pages)
+    pages: dict = field(default_factory=dict)  # the page data brought up to date (kb.pages.incremental)
     stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress)
     stage_cpu: dict = field(default_factory=dict)  # and CPU seconds
     cpu_seconds: float = 0.0  # the whole --add's, its JVMs' included
+    how: str = "appended"  # appended | inserted | replaced (the last two: rebuilt from the KB's sources, kb.update)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -233,8 +238,8 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
     same_language = [r for r in kb_rows if r["language"] == new.language]
     later = [r["edition"] for r in same_language if (r["effective_date"] or "") >= (new.effective_date or "")]
     if later:
-        raise BuildError(f"--add only appends the newest edition of a language: the KB already has "
-                         f"{', '.join(later[:3])} (rebuild to insert {new.id} before it)")
+        raise BuildError(f"appending only adds the newest edition of a language: the KB already has "
+                         f"{', '.join(later[:3])} (kb.update inserts {new.id} before it)")
     mint = Minter.for_base(_base(store))
     complete = [r for r in same_language if not r["partial"]]
     complete.sort(key=lambda r: (r["effective_date"] or "9999", r["edition"]))
