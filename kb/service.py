@@ -445,6 +445,20 @@ def change_counts(store) -> dict:
     return effects.change_counts(store)
 
 
+def effect_labels() -> tuple[tuple[str, ...], dict[str, str]]:
+    """The kinds of change in their order, and how each is said ("modified": "reworded")."""
+    from .timeline import effects
+
+    return effects.KINDS, effects.LABELS
+
+
+def effect_summary(counts: dict[str, int]) -> str:
+    """"12 added, 3 removed, 40 reworded ..." for an edition's counts of change."""
+    from .timeline import effects
+
+    return effects.summary(counts)
+
+
 def edition_effects(store, edition: str) -> dict:
     """What one edition changed: added, removed, renumbered, reworded, meaning changes."""
     from .timeline import effects

@@ -50,7 +50,9 @@ def update(
 
 
 def _added_text(added) -> str:
-    from ..timeline.effects import KINDS, LABELS, summary
+    from ..service import effect_labels, effect_summary as summary
+
+    KINDS, LABELS = effect_labels()  # noqa: N806  (the kinds' own names)
 
     lines = [f"added {added.edition} ({added.url}) after {added.previous or 'nothing'} in {added.seconds:.1f} s "
              f"({added.cpu_seconds:.1f} s CPU): {summary(added.counts)}"]
