@@ -15,7 +15,7 @@ from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
 
 from .helpers import run_cli
-from .test_new_edition import _later_edition, _quads
+from .test_new_edition import _later_edition, _quads, _the_same_page_data
 
 FIRST = "en/2030-05-05"
 
@@ -114,7 +114,7 @@ def test_update_dry_run_says_what_it_would_add_and_changes_nothing(site, one_edi
     assert (one_edition_kb / "current").resolve() == before and not (tmp_path / "cache").exists()
 
 
-def test_update_adds_every_newer_edition_in_date_order_and_says_what_changed(site, one_edition_kb, tmp_path):
+def test_update_adds_every_newer_edition_in_date_order_and_says_what_changed(site, one_edition_kb, tmp_path, fixtures):
     result = _update(f"{site}/rules-two", one_edition_kb, tmp_path / "cache", "--format", "json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
@@ -135,6 +135,11 @@ def test_update_adds_every_newer_edition_in_date_order_and_says_what_changed(sit
     assert [e["edition"] for e in json.loads(editions.stdout)] == [FIRST, "en/2030-08-01", "en/2030-11-01"]
     latest = run_cli("rule", "en/latest", "101.1", "--store", str(one_edition_kb), "--format", "json")
     assert latest.returncode == 0 and "play table" in latest.stdout
+    # two editions appended one after the other: the page data a full build of the three writes
+    full = tmp_path / "full"
+    build([str(fixtures / "invented-cr-2030-05-05.txt"), str(tmp_path / "cache" / "MagicCompRules 20300801.txt"),
+           str(tmp_path / "cache" / "MagicCompRules 20301101.txt")], EmbeddedStore(full), reasoner="none")
+    _the_same_page_data(EmbeddedStore(one_edition_kb), EmbeddedStore(full), second["report"], edition="en/2030-11-01")
     again = _update(f"{site}/rules-two", one_edition_kb, tmp_path / "cache")
     assert again.returncode == 0 and again.stdout.startswith("up to date: the newest edition listed is 2030-11-01")
 
