@@ -243,3 +243,33 @@ def test_a_republication_is_named_and_replaced_only_with_replace(fixtures, texts
 def test_replace_without_add_is_refused(tmp_path):
     result = run_cli("build", "--replace", "--store", str(tmp_path / "kb"))
     assert result.returncode == 2 and "--replace goes with --add" in result.stderr
+
+
+def test_an_inserted_edition_aligns_only_the_pairs_it_changes(fixtures, texts, tmp_path, monkeypatch):
+    """The lineage cache keeps each aligned pair: a set of editions one edition away from one
+    chained before aligns only its new pairs, and chains them into what aligning all gives."""
+    from rulekb.ingest.parse import parse_file
+    from rulekb.kb.align import lineage as chaining
+    from rulekb.kb.align import lineages
+    from rulekb.kb.lineage.cache import cached_lineages, to_json
+
+    first = parse_file(fixtures / "invented-cr-2030-05-05.txt")[0]
+    middle = parse_file(_write(tmp_path, "invented-cr-2030-08-01.txt", texts["2030-08-01"]))[0]
+    last = parse_file(_write(tmp_path, "invented-cr-2030-11-01.txt", texts["2030-11-01"]))[0]
+    aligned: list[tuple[str, str]] = []
+    real = chaining.align_profiles
+
+    def counting(old, new):
+        aligned.append((old.id, new.id))
+        return real(old, new)
+
+    monkeypatch.setattr(chaining, "align_profiles", counting)
+    monkeypatch.setattr("rulekb.kb.align.align_profiles", counting)
+    cache = tmp_path / "lineages"
+    cached_lineages([first, middle], cache=cache)
+    cached_lineages([middle, last], cache=cache)
+    assert aligned == [(FIRST, "en/2030-08-01"), ("en/2030-08-01", "en/2030-11-01")]
+    found, from_cache = cached_lineages([first, middle, last], cache=cache)
+    assert not from_cache and len(aligned) == 2  # both pairs read back, none aligned again
+    assert to_json(found) == to_json(lineages([first, middle, last]))
+    assert len(aligned) == 4  # (the uncached comparison above aligned its two)
