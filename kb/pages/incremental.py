@@ -9,7 +9,8 @@ previous build's file is copied and, in the copy:
   that edition alone (a ``VALUES ?edition`` block opening each of their WHERE clauses: the
   same queries, the same rows for its keys), its groups, its edition IRI;
 - the lineages its rules belong to (continued or begun) get their rows again
-  (lineage-versions, rule-in-french, in batches, as :func:`kb.pages.data.write` does), their
+  (lineage-versions, in batches, as :func:`kb.pages.data.write` does; rule-in-french only for
+  the lineages it begins, unless the edition has a translation link: edition-translations), their
   wordings' concepts (page-wording-concepts for those wordings only) and, for every version of
   those lineages (the older editions' too), which wording it has;
 - the rows of rules-changed-between are written again (one query, 1 s).
@@ -137,6 +138,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
         by_key.setdefault((row["edition"], row["number"]), set()).add(row["lineage"])
     single_new = {key: next(iter(found)) for key, found in by_key.items() if len(found) == 1}
     touched = sorted(set(single_new.values()))
+    known = set(ids)  # the lineages the file has rows of
     for lineage in touched:  # a lineage the file does not have: the next free number
         if lineage not in ids:
             ids[lineage] = max(ids.values(), default=-1) + 1
@@ -151,13 +153,21 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     representative: dict[str, tuple[str, str]] = {}
     for key, lineage in sorted(single.items()):
         representative.setdefault(lineage, key)
-    if total is not None:
-        total(3 + len(LINEAGE_QUERIES) * -(-len(touched) // BATCH))
+
     if progress is not None:
         progress(f"pages {edition}: {len(by_key)} rules, {len(touched)} lineages continued or begun")
-    batches = [(name, start) for name in LINEAGE_QUERIES for start in range(0, len(touched), BATCH)]
-    answers = [pool.submit(batch_rows, name, [representative[lineage] for lineage in touched[start:start + BATCH]])
+    # rule-in-french: a lineage's rows are the French rules translating its versions; an edition
+    # with no translation link (build --add writes none) leaves a continued lineage's rows as they
+    # were, so only the lineages new to the file are asked
+    asked_again = {name: touched for name in LINEAGE_QUERIES}
+    if not queries.run(store, "edition-translations", edition=edition):
+        asked_again["rule-in-french"] = [lineage for lineage in touched if lineage not in known]
+    batches = [(name, start) for name in LINEAGE_QUERIES for start in range(0, len(asked_again[name]), BATCH)]
+    answers = [pool.submit(batch_rows, name, [representative[lineage]
+                                              for lineage in asked_again[name][start:start + BATCH]])
                for name, start in batches]
+    if total is not None:
+        total(3 + len(batches))
     flagged, twice = {}, set()
     for row in asked["page-flags"].result():
         key = (row["edition"], row["number"])
@@ -178,7 +188,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     db.executemany("INSERT OR REPLACE INTO lineages VALUES (?, ?)", [(ids[lineage], lineage) for lineage in touched])
     wordings: dict[str, list[dict]] = {}
     for (name, start), answer in zip(batches, answers):
-        chunk = touched[start:start + BATCH]
+        chunk = asked_again[name][start:start + BATCH]
         rows = answer.result()
         if name == "lineage-versions":
             wordings.update((lineage, rows.get(representative[lineage], [])) for lineage in chunk)
@@ -187,7 +197,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
                                                         ensure_ascii=False, separators=(",", ":")))
                         for lineage in chunk])
         if progress is not None:
-            progress(f"pages {name} {min(start + BATCH, len(touched))}/{len(touched)} lineages")
+            progress(f"pages {name} {min(start + BATCH, len(chunk) + start)}/{len(asked_again[name])} lineages")
     # the touched lineages' wordings: their concepts again (a wording's index may have moved on)
     if by_id:
         db.execute(f"DELETE FROM wording_concepts WHERE lineage IN ({marks})", list(by_id))
