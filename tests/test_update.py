@@ -10,6 +10,8 @@ import socket
 import threading
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
@@ -273,3 +275,39 @@ def test_an_inserted_edition_aligns_only_the_pairs_it_changes(fixtures, texts, t
     assert not from_cache and len(aligned) == 2  # both pairs read back, none aligned again
     assert to_json(found) == to_json(lineages([first, middle, last]))
     assert len(aligned) == 4  # (the uncached comparison above aligned its two)
+
+
+_DATES = st.sampled_from(["20300505", "20300801", "20301101", "20300230", "19990101", "20300801x"])
+_BODIES = st.one_of(st.text(max_size=300), st.sampled_from(["", "<html>", "Widget Duel Comprehensive Rules\n\n"]),
+                    st.just("HALF"))  # HALF: the first half of a real text (a truncated download)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(page=st.one_of(st.text(max_size=200), st.lists(_DATES, max_size=3).map(
+           lambda dates: "".join(_link(f"MagicCompRules {d}.txt") for d in dates))),
+       body=_BODIES)
+def test_update_given_any_page_and_texts_adds_or_refuses_and_never_half_writes(site, texts, one_edition_kb, tmp_path,
+                                                                               page, body):
+    """Whatever the rules page and its links give: an edition added whole, or a RulekbError
+    (one line, exit 2 at the command line) with the KB as it was."""
+    from rulekb.ingest.errors import RulekbError
+    from rulekb.kb.update import update
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Site)
+    body = texts["2030-08-01"][: len(texts["2030-08-01"]) // 2] if body == "HALF" else body
+    server.pages = {"/rules-fuzz": page, **{f"/downloads/MagicCompRules%20{d}.txt": body
+                                            for d in ("20300505", "20300801", "20301101", "20300230", "19990101")}}
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    store = EmbeddedStore(one_edition_kb)
+    before = (one_edition_kb / "current").resolve()
+    try:
+        report = update(store, f"http://127.0.0.1:{server.server_address[1]}/rules-fuzz",
+                        cache=str(tmp_path / "fuzz-cache"), reasoner="none")
+    except RulekbError as exc:
+        assert str(exc) and "\n" not in str(exc).strip()
+        assert (one_edition_kb / "current").resolve() == before
+    else:
+        assert report.added == [] and (one_edition_kb / "current").resolve() == before  # no whole newer text served
+    finally:
+        server.shutdown()
+        server.server_close()
