@@ -374,9 +374,10 @@ def newer_editions(location: str | None, page: str | None = None) -> dict:
     newer than the KB's? (ingest.fetch.check_newer against the store's editions)."""
     from rulekb.ingest.fetch import check_newer
 
+    from .update import kb_dates
+
     store = open_store(location)
-    dates = [row["edition"].removeprefix("en/") for row in editions(store) if row["language"] == "en"]
-    return check_newer(dates, page)
+    return check_newer(kb_dates(editions(store)), page)
 
 
 def add_edition(source: str, location: str | None, reasoner: str = "auto", reporter=None, replace: bool = False):

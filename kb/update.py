@@ -210,7 +210,7 @@ def update(store, page: str | None = None, dry_run: bool = False, cache: str | N
     from .store.queries import editions
 
     started = time.perf_counter()
-    dates = [row["edition"].removeprefix("en/") for row in editions(store) if row["language"] == "en"]
+    dates = kb_dates(editions(store))
     found = check_newer(dates, page)
     report = UpdateReport(page=page or rules_page(), listed_newest=found["listed_newest"]["date"],
                           kb_newest=found["kb_newest"], dry_run=dry_run,
@@ -226,6 +226,12 @@ def update(store, page: str | None = None, dry_run: bool = False, cache: str | N
         report.added.append(_add_one(store, item, path, edition, reasoner, reporter))
     report.seconds = round(time.perf_counter() - started, 2)
     return report
+
+
+def kb_dates(rows: list[dict]) -> list[str]:
+    """The effective dates of the KB's English editions (an undated page, whose id is no date,
+    left out: ``en/undated-...`` sorts after every date and would hide every newer edition)."""
+    return sorted({row["effective_date"] for row in rows if row["language"] == "en" and row.get("effective_date")})
 
 
 def _download_checked(date: str, url: str, kb_newest: str | None, cache: str | None) -> tuple[Path, Edition]:

@@ -311,3 +311,15 @@ def test_update_given_any_page_and_texts_adds_or_refuses_and_never_half_writes(s
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_kbs_newest_date_is_an_english_editions_effective_date():
+    """An undated English page (``en/undated-...``, a glossary entry quoted on a forum) is no
+    date: taken for one it sorted after every edition and hid every newer text."""
+    from rulekb.kb.update import kb_dates
+
+    rows = [{"edition": "en/2026-01-16", "language": "en", "effective_date": "2026-01-16"},
+            {"edition": "en/undated-lexique_9910", "language": "en", "effective_date": None},
+            {"edition": "fr/2026-03-01", "language": "fr", "effective_date": "2026-03-01"},
+            {"edition": "en/1999-04-23", "language": "en", "effective_date": "1999-04-23"}]
+    assert kb_dates(rows) == ["1999-04-23", "2026-01-16"]
