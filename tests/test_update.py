@@ -50,8 +50,9 @@ def texts(fixtures, tmp_path_factory):
     folder = tmp_path_factory.mktemp("texts")
     later = _later_edition(fixtures, folder).read_text(encoding="utf-8")
     third = later.replace("effective as of August 1, 2030", "effective as of November 1, 2030").replace(
-        "101.1. A gadget is a card on the table.", "101.1. A gadget is a card on the play table.")
-    assert third != later
+        "101.1. A gadget is a card on the table.", "101.1. A gadget is a card on the play table.").replace(
+        "200.1a The wind step comes first.\n\n", "")  # a rule removed: its lineage ends
+    assert third != later and "200.1a The wind" not in third
     return {"2030-08-01": later, "2030-11-01": third}
 
 
@@ -127,10 +128,11 @@ def test_update_adds_every_newer_edition_in_date_order_and_says_what_changed(sit
     assert {"101.3"} <= {i["new"] for i in first["changes"]["added"]}
     assert "101.2" in {i["new"] for i in first["changes"]["modified"]}
     assert ("200.1c", "200.1d") in {(i["old"], i["new"]) for i in first["changes"]["renumbered"]}
-    assert second["counts"] == {"modified": 1} and second["changes"]["modified"][0]["new"] == "101.1"
+    assert second["counts"] == {"modified": 1, "removed": 1} and second["changes"]["modified"][0]["new"] == "101.1"
+    assert second["changes"]["removed"][0]["old"] == "200.1a"
     assert first["cards"] is None  # no cards graph in this KB
     assert "<entry" in second["feed_xml"] and "en/2030-11-01, effective 2030-11-01" in second["feed_xml"]
-    assert "1 reworded" in second["feed_entry"]["summary"]
+    assert "1 removed, 1 reworded" in second["feed_entry"]["summary"]
     assert first["report"]["pages"]["incremental"] is True
     assert (tmp_path / "cache" / "MagicCompRules 20301101.txt").is_file()  # the KB's source from now on
     editions = run_cli("editions", "--store", str(one_edition_kb), "--format", "json")
@@ -323,3 +325,30 @@ def test_the_kbs_newest_date_is_an_english_editions_effective_date():
             {"edition": "fr/2026-03-01", "language": "fr", "effective_date": "2026-03-01"},
             {"edition": "en/1999-04-23", "language": "en", "effective_date": "1999-04-23"}]
     assert kb_dates(rows) == ["1999-04-23", "2026-01-16"]
+
+
+# ---------------------------------------------------------------- real editions
+
+_REAL = ("CR-2025-07-25.txt", "CR-2025-09-19.txt", "CR-2025-11-14.txt")  # three consecutive editions
+
+
+@pytest.mark.corpus
+def test_real_editions_appended_and_inserted_answer_as_a_full_build(corpus, tmp_path):
+    """Three consecutive real editions: the last appended to a KB of the first two gives a full
+    build's page data (every rule version, every query); the middle one inserted into a KB of
+    the other two gives a full build's store."""
+    first, middle, last = (str(corpus / "en" / name) for name in _REAL)
+    build([first, middle, last], EmbeddedStore(tmp_path / "full"), reasoner="none")
+    build([first, middle], EmbeddedStore(tmp_path / "appended"), reasoner="none")
+    appended = run_cli("build", "--add", last, "--store", str(tmp_path / "appended"), "--reasoner", "none",
+                       "--format", "json", timeout=1800)
+    assert appended.returncode == 0, appended.stderr
+    report = json.loads(appended.stdout)
+    _the_same_page_data(EmbeddedStore(tmp_path / "appended"), EmbeddedStore(tmp_path / "full"), report,
+                        edition="en/2025-11-14")
+    build([first, last], EmbeddedStore(tmp_path / "inserted"), reasoner="none")
+    inserted = run_cli("build", "--add", middle, "--store", str(tmp_path / "inserted"), "--reasoner", "none",
+                       "--format", "json", timeout=1800)
+    assert inserted.returncode == 0, inserted.stderr
+    assert json.loads(inserted.stdout)["how"] == "inserted"
+    assert _quads(tmp_path / "inserted") == _quads(tmp_path / "full")

@@ -8,7 +8,8 @@ previous build's file is copied and, in the copy:
 - the new edition's keys are added: page-lineages, page-structure and page-flags asked for
   that edition alone (a ``VALUES ?edition`` block opening each of their WHERE clauses: the
   same queries, the same rows for its keys), its groups, its edition IRI;
-- the lineages its rules belong to (continued or begun) get their rows again
+- the lineages its rules belong to (continued or begun), and its predecessor's (a lineage it
+  does not continue ended there: its last wording's rows say so now), get their rows again
   (lineage-versions, in batches, as :func:`kb.pages.data.write` does; rule-in-french only for
   the lineages it begins, unless the edition has a translation link: edition-translations), their
   wordings' concepts (page-wording-concepts for those wordings only) and, for every version of
@@ -137,7 +138,20 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     for row in asked["page-lineages"].result():
         by_key.setdefault((row["edition"], row["number"]), set()).add(row["lineage"])
     single_new = {key: next(iter(found)) for key, found in by_key.items() if len(found) == 1}
-    touched = sorted(set(single_new.values()))
+    # and the lineages of its predecessor (the newest complete edition of its language before it):
+    # one the edition does not continue ended there, which its wording's rows now say
+    graphs = graphs_asked.result()
+    mine = next((r for r in graphs if r["edition"] == edition), None)
+    before = [r for r in graphs if mine is not None and r["language"] == mine["language"] and r["edition"] != edition
+              and r.get("partial") != "true" and (r.get("effective_date") or "", r["edition"])
+              < (mine.get("effective_date") or "", edition)]
+    ended: set[str] = set()
+    if before and mine.get("partial") != "true":
+        previous = max(before, key=lambda r: (r.get("effective_date") or "", r["edition"]))["edition"]
+        by_number = {i: iri for iri, i in ids.items()}
+        ended = {by_number[i] for (i,) in db.execute("SELECT lineage FROM rules WHERE edition = ? AND lineage >= 0",
+                                                      (previous,)) if i in by_number}
+    touched = sorted(set(single_new.values()) | ended)
     known = set(ids)  # the lineages the file has rows of
     for lineage in touched:  # a lineage the file does not have: the next free number
         if lineage not in ids:
@@ -212,7 +226,6 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
         raise NotIncremental("a concept outside the page data's concept prefix")
     _, wording_concepts = _wording_concepts(concept_rows, place, prefix=prefix)
     db.executemany("INSERT INTO wording_concepts VALUES (?, ?, ?)", wording_concepts)
-    graphs = graphs_asked.result()
     db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs
                                                           if r["edition"] == edition])
     wording_of = _wording_index(single, wordings, graphs)
