@@ -394,8 +394,7 @@ def add_edition(source: str, location: str | None, reasoner: str = "auto", repor
 
 def update_kb(location: str | None, page: str | None = None, dry_run: bool = False, cache: str | None = None,
               reasoner: str = "auto", reporter=None):
-    """``rulekb update``: every edition the official rules page lists newer than the KB's,
-    downloaded, checked and added in date order, with what each changed (kb.update)."""
+    """``rulekb update``: the newer editions the rules page lists, added in date order (kb.update)."""
     from .update import update
 
     return update(open_store(location), page, dry_run=dry_run, cache=cache, reasoner=reasoner, reporter=reporter)
@@ -444,20 +443,6 @@ def change_counts(store) -> dict:
     from .timeline import effects
 
     return effects.change_counts(store)
-
-
-def effect_labels() -> tuple[tuple[str, ...], dict[str, str]]:
-    """The kinds of change in their order, and how each is said ("modified": "reworded")."""
-    from .timeline import effects
-
-    return effects.KINDS, effects.LABELS
-
-
-def effect_summary(counts: dict[str, int]) -> str:
-    """"12 added, 3 removed, 40 reworded ..." for an edition's counts of change."""
-    from .timeline import effects
-
-    return effects.summary(counts)
 
 
 def edition_effects(store, edition: str) -> dict:

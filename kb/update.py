@@ -177,6 +177,8 @@ class Added:
     path: str
     previous: str | None = None
     counts: dict = field(default_factory=dict)  # kind -> count (kb.timeline.effects.KINDS)
+    summary: str = ""  # "1 added, 2 reworded" (kb.timeline.effects.summary)
+    labels: dict = field(default_factory=dict)  # kind -> how it is said ("modified": "reworded"), in KINDS order
     changes: dict = field(default_factory=dict)  # kind -> [{"old", "new", ...}]
     cards: dict | None = None  # {"touched": n, "cards": [...]} when the KB has a cards graph
     feed_entry: dict = field(default_factory=dict)
@@ -286,7 +288,8 @@ def _add_one(store, item: dict, path: Path, edition: Edition, reasoner: str, rep
     entry = feeds.edition_entry(row, effects.change_counts(store).get(added.edition, {}),
                                 Minter.for_base(base).edition(added.edition), base)
     return Added(edition=added.edition, url=item["url"], path=str(path), previous=made["previous"] or added.predecessor,
-                 counts=made["counts"], changes=made["changes"],
+                 counts=made["counts"], changes=made["changes"], summary=effects.summary(made["counts"]),
+                 labels={kind: effects.LABELS[kind] for kind in effects.KINDS},
                  cards=cards_touched(store, made["changes"], made["previous"] or added.predecessor, added.edition),
                  feed_entry=entry, feed_xml=feeds.entry_xml(entry),
                  seconds=round(time.perf_counter() - started, 2), cpu_seconds=round(cpu_seconds() - cpu, 2),

@@ -50,13 +50,9 @@ def update(
 
 
 def _added_text(added) -> str:
-    from ..service import effect_labels, effect_summary as summary
-
-    KINDS, LABELS = effect_labels()  # noqa: N806  (the kinds' own names)
-
     lines = [f"added {added.edition} ({added.url}) after {added.previous or 'nothing'} in {added.seconds:.1f} s "
-             f"({added.cpu_seconds:.1f} s CPU): {summary(added.counts)}"]
-    for kind in KINDS:
+             f"({added.cpu_seconds:.1f} s CPU): {added.summary}"]
+    for kind, label in added.labels.items():
         items = added.changes.get(kind) or []
         if not items:
             continue
@@ -69,7 +65,7 @@ def _added_text(added) -> str:
         else:
             shown = [i["new"] if i["old"] == i["new"] else f"{i['old']} -> {i['new']}" for i in items[:SHOWN]]
         more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
-        lines.append(f"  {LABELS[kind]}: {', '.join(str(s) for s in shown)}{more}")
+        lines.append(f"  {label}: {', '.join(str(s) for s in shown)}{more}")
     if added.cards is None:
         lines.append("  cards: the KB has no cards graph")
     else:
