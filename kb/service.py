@@ -374,20 +374,30 @@ def newer_editions(location: str | None, page: str | None = None) -> dict:
     newer than the KB's? (ingest.fetch.check_newer against the store's editions)."""
     from rulekb.ingest.fetch import check_newer
 
+    from .update import kb_dates
+
     store = open_store(location)
-    dates = [row["edition"].removeprefix("en/") for row in editions(store) if row["language"] == "en"]
-    return check_newer(dates, page)
+    return check_newer(kb_dates(editions(store)), page)
 
 
-def add_edition(source: str, location: str | None, reasoner: str = "auto", reporter=None):
-    """``rulekb build --add SOURCE``: one new edition into the built KB (kb.add_edition)."""
-    from .add_edition import add
+def add_edition(source: str, location: str | None, reasoner: str = "auto", reporter=None, replace: bool = False):
+    """``rulekb build --add SOURCE [--replace]``: one edition into the built KB -- appended
+    (kb.add_edition), or inserted before a newer one / put in place of a re-publication (kb.update)."""
     from .errors import BuildError
+    from .update import add_or_insert
 
     store = open_store(location)
     if store.local_root is None:
         raise BuildError("--add works on an embedded store (a directory), not a SPARQL endpoint")
-    return add(source, store, reasoner=reasoner, reporter=reporter)
+    return add_or_insert(source, store, replace=replace, reasoner=reasoner, reporter=reporter)
+
+
+def update_kb(location: str | None, page: str | None = None, dry_run: bool = False, cache: str | None = None,
+              reasoner: str = "auto", reporter=None):
+    """``rulekb update``: the newer editions the rules page lists, added in date order (kb.update)."""
+    from .update import update
+
+    return update(open_store(location), page, dry_run=dry_run, cache=cache, reasoner=reasoner, reporter=reporter)
 
 
 # -- what the front-ends also need (each one line over its package) -------------------------

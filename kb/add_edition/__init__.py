@@ -1,7 +1,8 @@
 """One new edition added to a built KB, without rebuilding the others (``rulekb build --add``).
 
 The new edition must be newer than every edition of its language in the KB (the
-usual case: Wizards published a new text). What a full build would write for it
+usual case: Wizards published a new text; an older one, or a re-publication of a date
+the KB has, goes in through :mod:`kb.update`). What a full build would write for it
 is computed the same way, with the same functions:
 
 - its graph (kb.rdf), its concept mentions, definitional statements and what the
@@ -18,6 +19,9 @@ there (the same text a full build aligns), else read back from the KB
 (:mod:`kb.rdf.stored_edition`). The store is copied (Oxigraph's backup: hard links),
 the copy updated, and swapped in: the old KB answers until the swap
 (:meth:`kb.store.embedded.EmbeddedStore.update`).
+
+The rule pages' data is brought up to date from the previous build's
+(:mod:`kb.pages.incremental`: the new edition's rules and the lineages it continues or begins).
 
 Not redone (a full build does them): the older editions' mentions of a concept
 that only the new glossary introduces, and the French texts' drift findings
@@ -63,10 +67,11 @@ class AddReport:
     store_bytes: int = 0
     not_redone: list[str] = field(default_factory=list)
     search: dict = field(default_factory=dict)  # the search index: documents added, versions extended
-    pages: dict = field(default_factory=dict)  # the page data written: the changes only (kb.pages)
+    pages: dict = field(default_factory=dict)  # the page data brought up to date (kb.pages.incremental)
     stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress)
     stage_cpu: dict = field(default_factory=dict)  # and CPU seconds
     cpu_seconds: float = 0.0  # the whole --add's, its JVMs' included
+    how: str = "appended"  # appended | inserted | replaced (the last two: rebuilt from the KB's sources, kb.update)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -233,8 +238,8 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
     same_language = [r for r in kb_rows if r["language"] == new.language]
     later = [r["edition"] for r in same_language if (r["effective_date"] or "") >= (new.effective_date or "")]
     if later:
-        raise BuildError(f"--add only appends the newest edition of a language: the KB already has "
-                         f"{', '.join(later[:3])} (rebuild to insert {new.id} before it)")
+        raise BuildError(f"appending only adds the newest edition of a language: the KB already has "
+                         f"{', '.join(later[:3])} (kb.update inserts {new.id} before it)")
     mint = Minter.for_base(_base(store))
     complete = [r for r in same_language if not r["partial"]]
     complete.sort(key=lambda r: (r["effective_date"] or "9999", r["edition"]))
@@ -325,18 +330,19 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
         else:
             report.search.update(found)
 
-    with stages.stage("load", total=1) as stage:
-        store.update(change, index=index)
-        stage.advance(f"load {new.id}")
-    from ..pages import write as write_pages
+    from ..pages import incremental as pages
 
-    # Of the rule pages' data (kb.pages) only the rows of rules-changed-between (1 s): the rest
-    # is written whole (every lineage the new edition continues has a new last version), 30-40 s
-    # of CPU on the full KB, more than the rest of --add. Until the next full build the rule
-    # pages ask the store (the same answers, slower).
-    with stages.stage("pages") as stage:
-        report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total, changes_only=True)
-    report.not_redone.append("the rule pages' data but the changes: rule pages ask the store until the next full build")
+    kept = pages.keep(store)  # the rule pages' data of the build being copied, brought up to date below
+    try:
+        with stages.stage("load", total=1) as stage:
+            store.update(change, index=index)
+            stage.advance(f"load {new.id}")
+    except BaseException:
+        if kept is not None:
+            kept.unlink(missing_ok=True)
+        raise
+    with stages.stage("pages") as stage:  # only the new edition's rules and the lineages it continues or begins
+        report.pages = pages.update(store, kept, new.id, stages.callback_for(stage), total=stage.set_total)
     report.quads_added, report.quads_removed = len(added), len(removed)
     report.seconds = round(time.perf_counter() - started, 2)
     report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)

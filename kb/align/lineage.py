@@ -80,10 +80,13 @@ def edition_order(editions: list[Edition]) -> dict[str, list[Edition]]:
     return by_language
 
 
-def lineages(editions: list[Edition], progress: Callable[[str], None] | None = None) -> Lineages:
+def lineages(editions: list[Edition], progress: Callable[[str], None] | None = None,
+             align: Callable | None = None) -> Lineages:
     """Chain the alignments of consecutive editions (per language) into lineages.
 
-    ``editions`` should hold one edition per id (see :func:`kb.build.choose_editions`)."""
+    ``editions`` should hold one edition per id (see :func:`kb.build.choose_editions`).
+    ``align(previous profile, profile)``: :func:`align_profiles`, or what gives its result
+    (kb.lineage.cache: each pair's alignment read back when the pair was aligned before)."""
     found: dict[str, Lineage] = {}
     by_rule: dict[tuple[str, str], str] = {}
     order: list[str] = []
@@ -108,7 +111,7 @@ def lineages(editions: list[Edition], progress: Callable[[str], None] | None = N
                 continue
             if progress:
                 progress(f"align {previous.id} -> {edition.id}")
-            alignment = align_profiles(previous, profile)
+            alignment = (align or align_profiles)(previous, profile)
             alignments.append(alignment)
             for new, old in alignment.predecessors().items():
                 lid = by_rule.get((previous.id, old)) if old is not None else None

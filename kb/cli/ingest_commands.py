@@ -146,7 +146,7 @@ def fetch(
             else:
                 first = found["newer"][0]
                 stdout.print(f"newer edition listed: {first['date']} ({first['url']}); the KB's newest is "
-                             f"{found['kb_newest'] or 'none'} -- rulekb build --add {first['url']}", highlight=False)
+                             f"{found['kb_newest'] or 'none'} -- rulekb update (or rulekb build --add {first['url']})", highlight=False)
             return
         if list_known:
             known = [{"date": k.date, "url": k.url, "note": k.note} for k in fetching.known_editions()]

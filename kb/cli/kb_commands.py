@@ -37,6 +37,10 @@ def build(
         "detached process (background), or say how far it is (status).",
     ),
     embed_max: int = typer.Option(None, "--embed-max", min=1, help="With --embed now: embed at most this many texts."),
+    replace: bool = typer.Option(
+        False, "--replace",
+        help="With --add: SOURCE is a re-publication of an edition the KB has (same date, other text): put it in its place.",
+    ),
     format: Format = FormatOption,
 ) -> None:
     """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
@@ -51,6 +55,8 @@ def build(
         embed_command(store, embed, embed_max, format)
         return
 
+    if replace and add is None:
+        fail("--replace goes with --add SOURCE")
     if add is not None:
         if sources:
             fail("--add takes its one SOURCE; give no other sources")
@@ -58,12 +64,19 @@ def build(
 
         with errors_as_exit_codes():
             with stage_progress("rulekb build --add") as reporter:
-                added = service.add_edition(add, store, reasoner=reasoner, reporter=reporter)
+                added = service.add_edition(add, store, reasoner=reasoner, reporter=reporter, replace=replace)
             from .search_commands import complete_dense
 
             complete_dense(service.open_store(store))
         if format is Format.json:
             emit_json(added.to_dict())
+            return
+        if added.how != "appended":
+            stdout.print(f"{added.how} {added.edition} in {added.seconds:.1f} s ({added.cpu_seconds:.1f} s CPU)"
+                         + (f" after {added.predecessor}" if added.predecessor else "")
+                         + f": {added.changes:,} changes, {added.meaning_changes} changes of meaning; "
+                         f"{'; '.join(added.not_redone)}\n-> {added.store} ({added.store_bytes / 1e6:,.0f} MB)",
+                         highlight=False)
             return
         stdout.print(
             f"added {added.edition} in {added.seconds:.1f} s: {added.quads_added:,} quads "

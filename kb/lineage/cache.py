@@ -36,9 +36,49 @@ def cached_lineages(editions: list[Edition], progress: Callable[[str], None] | N
         return found, True
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    found = lineages(editions, progress=progress)
+    found = lineages(editions, progress=progress, align=_pair_cache(editions, folder / "pairs"))
     _write(folder, path, to_json(found))
     return found, False
+
+
+PAIRS_KEEP = 1024  # aligned pairs kept: every consecutive pair of a corpus (about 250) several times over
+
+
+def _pair_cache(editions: list[Edition], folder: Path) -> Callable:
+    """``align(previous profile, profile)`` that reads each pair's alignment back when that pair
+    (the same two texts, the same alignment code) was aligned before: a set of editions that
+    differs from a cached one by one edition -- one inserted, one replaced, one appended --
+    aligns only the pairs it changes (an edition inserted: its two), not the whole chain."""
+    from ..align import align_profiles
+
+    by_id = {e.id: e for e in editions}
+    code = code_digest("rulekb.kb.align")
+    texts: dict[str, str] = {}
+    written: list[bool] = []
+
+    def text_digest(edition_id: str) -> str:
+        if edition_id not in texts:
+            texts[edition_id] = digest([by_id[edition_id]])
+        return texts[edition_id]
+
+    def align(previous, profile):
+        key = hashlib.sha256(f"{code}\0{text_digest(previous.id)}\0{text_digest(profile.id)}".encode()).hexdigest()[:32]
+        path = folder / f"{key}.json"
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            if raw["old"] == previous.id and raw["new"] == profile.id:
+                os.utime(path)
+                return Alignment(raw["old"], raw["new"], [_pair(p) for p in raw["pairs"]], raw["sections"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        alignment = align_profiles(previous, profile)
+        write_json(folder, path, {"old": alignment.old, "new": alignment.new, "sections": alignment.sections,
+                                  "pairs": [_pair_json(p) for p in alignment.pairs]},
+                   keep=PAIRS_KEEP if not written else None)  # (pruned once a build, not at every pair)
+        written.append(True)
+        return alignment
+
+    return align
 
 
 def digest(editions: list[Edition]) -> str:

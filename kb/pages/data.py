@@ -199,7 +199,10 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
                                        PRIMARY KEY (lineage, query)) WITHOUT ROWID;
             CREATE TABLE wording_concepts (lineage INTEGER, wording INTEGER, rows BLOB,
                                            PRIMARY KEY (lineage, wording)) WITHOUT ROWID;
+            CREATE TABLE lineages (id INTEGER PRIMARY KEY, iri TEXT);
         """)
+        # which lineage each number is: what build --add reads to bring the file up to date (kb.pages.incremental)
+        db.executemany("INSERT INTO lineages VALUES (?, ?)", [(i, lineage) for lineage, i in lineage_ids.items()])
         keys = sorted(set(by_key) | set(flags))
         db.executemany("INSERT INTO groups VALUES (?, ?, ?)",
                        [(e, parent, None if members is None else json.dumps(members, separators=(",", ":")))
@@ -254,14 +257,16 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             "seconds": round(time.perf_counter() - started, 1)}
 
 
-def _wording_concepts(rows: list[dict], place: dict[str, tuple[int, int]]) -> tuple[str, list[tuple]]:
+def _wording_concepts(rows: list[dict], place: dict[str, tuple[int, int]],
+                      prefix: str | None = None) -> tuple[str, list[tuple]]:
     """The concepts' common IRI prefix, and (lineage, wording, the rows rule-concepts gives a
     version of it, as JSON [[concept IRI after the prefix, label?], ...]) for every wording of
     ``place`` (wording IRI -> lineage and wording numbers) that mentions a concept, in the query's
     ORDER BY ?label (an unbound label first, then by its text, as Oxigraph compares the @en
     strings); NULL where two rows tie on the label (their order is the store's: the page asks
     it). A wording with no row mentions nothing: no row."""
-    prefix = os.path.commonprefix([row["concept"] for row in rows]) if rows else ""
+    if prefix is None:  # (given: the prefix a file being brought up to date already has)
+        prefix = os.path.commonprefix([row["concept"] for row in rows]) if rows else ""
     by_wording: dict[tuple[int, int], list[tuple]] = {}
     for row in rows:
         if row["wording"] in place:  # (sort key: the label's, then the concept's)

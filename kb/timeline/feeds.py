@@ -56,3 +56,23 @@ def feed(feed_id: str, title: str, self_href: str, alternate: str, entries: list
         if entry.get("content"):
             _el(node, "content", entry["content"], type="text")
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="utf-8")
+
+
+def edition_entry(edition: dict, changed: dict[str, int], edition_iri: str, base: str) -> dict:
+    """The entry of ``/feed/editions`` for one edition (a row of the editions query, with its
+    ``rules`` count) that changed ``changed`` (kind -> count, kb.timeline.effects)."""
+    from . import effects
+
+    summary = (f"{edition['rules']} rules; " + effects.summary(changed)) if changed else f"{edition['rules']} rules"
+    return {"id": edition_iri, "updated": edition["effective_date"],
+            "title": f"{edition['edition']}{' (partial)' if edition['partial'] else ''}, "
+                     f"effective {edition['effective_date']}",
+            "href": base + f"effects/{edition['edition']}", "summary": summary}
+
+
+def entry_xml(entry: dict) -> str:
+    """One entry as the feed writes it (``<entry xmlns=...>...</entry>``): what ``rulekb update``
+    shows of the feed for an edition it added."""
+    whole = ET.fromstring(feed("-", "-", "-", "-", [entry]))
+    node = whole.find(f"{{{ATOM}}}entry")
+    return ET.tostring(node, encoding="unicode")

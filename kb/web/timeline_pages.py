@@ -184,12 +184,7 @@ def _editions_feed(ctx: WebContext) -> Response:
     dated.sort(key=lambda e: (e["effective_date"], e["edition"]), reverse=True)
     entries = []
     for e in dated[:FEED_EDITIONS]:
-        made = changed.get(e["edition"], {})
-        summary = (f"{e['rules']} rules; " + effects.summary(made)) if made else f"{e['rules']} rules"
-        entries.append({"id": ctx.mint.edition(e["edition"]), "updated": e["effective_date"],
-                        "title": f"{e['edition']}{' (partial)' if e['partial'] else ''}, effective {e['effective_date']}",
-                        "href": ctx.base + f"effects/{e['edition']}",
-                        "summary": summary})
+        entries.append(feeds.edition_entry(e, changed.get(e["edition"], {}), ctx.mint.edition(e["edition"]), ctx.base))
     return _atom(feeds.feed(ctx.base + "feed/editions", "rulekb: new editions of the Comprehensive Rules",
                             ctx.base + "feed/editions", ctx.base, entries))
 
