@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
-           progress: Callable[[str], None] | None = None) -> Callable[[Path], dict]:
+           progress: Callable[[str], None] | None = None, cards: list | None = None) -> Callable[[Path], dict]:
     """``write(directory) -> statistics``: the index of these editions, for
     :meth:`kb.store.embedded.EmbeddedStore.replace` (``beside``) or :func:`.home.swap_local`."""
 
@@ -22,7 +22,12 @@ def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
         meta = {"editions": documents.edition_rows(editions), "concepts": documents.concept_rows(concepts),
                 "renames": {old: new for old, new in RENAMES.items() if old in concepts or new in concepts},
                 "base": base}
-        return index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
+        stats = index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
+        if cards:  # the card name index beside it (kb.cards.names)
+            from ..cards import names
+
+            stats["cards"] = names.write(directory, cards, {"edition": cards[0].get("edition"), "base": base})
+        return stats
 
     return write
 
@@ -52,6 +57,6 @@ def updater(previous, new, concepts: dict, by_rule: dict, matchers: dict, base: 
                 "renames": {o: n for o, n in RENAMES.items() if o in concepts or n in concepts}, "base": base}
         both = [e for e in (previous, new) if e is not None]
         docs = documents.documents(both, concepts, SimpleNamespace(by_rule=by_rule), matchers)
-        return index.update(old, fresh, docs, new.id, meta)
+        return index.update(old, fresh, docs, new.id, meta)  # (a copy of old: its card files too)
 
     return update

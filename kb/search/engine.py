@@ -20,7 +20,7 @@ from tantivy import Occur, Query
 from ..errors import KBError, NotFound
 from . import analysis, rank
 from .index import open_index
-from .understand import MAX_CHARS, Understood, understand
+from .understand import MAX_CHARS, Understood, clean, understand
 
 MAX_LIMIT = 100
 SNIPPET = 240  # characters around the marks
@@ -66,6 +66,29 @@ class Searcher:
 
         return Minter.for_base(self.meta.get("base"))
 
+    @cached_property
+    def cards(self):
+        """The card name index of this build (kb.cards.names), or None (a build without cards)."""
+        from ..cards.names import NameIndex
+
+        try:
+            return NameIndex.open(self.directory)
+        except (OSError, ValueError):
+            return None
+
+    @cached_property
+    def common_words(self) -> "_Common":
+        """Words of the rules and of questions (folded): a one-word card name that is one is not a card."""
+        from ..cards.names import norm
+        from .understand import QUESTION_WORDS
+
+        words = {norm(w) for lang_words in QUESTION_WORDS.values() for w in lang_words}
+        for row in self.meta["concepts"].values():
+            for labels in row["labels"].values():
+                for label in labels:
+                    words.update(norm(label).split())
+        return _Common(words)
+
     def default_edition(self, lang: str) -> str | None:
         complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
         return complete[-1] if complete else None  # meta lists editions oldest first
@@ -82,8 +105,22 @@ class Searcher:
             raise SearchError("empty search: give some words, e.g. rulekb search \"summoning sickness\"")
         if len(query) > MAX_CHARS:
             raise SearchError(f"a search is at most {MAX_CHARS} characters (this one has {len(query):,})")
-        u = understand(query, lang, self.matchers.get(lang), self.renames)
-        if not (u.terms or u.numbers or u.sections or u.concepts):
+        read = None
+        if self.cards is not None and len(self.cards):
+            from ..cards.recognise import read as read_cards
+
+            read = read_cards(clean(query), self.cards, self.common_words)
+        if read and read["cards"]:
+            u = understand(read["rest"], lang, self.matchers.get(lang), self.renames)
+            u.text = clean(query)
+            if not u.words and not u.numbers:
+                u.terms, u.phrases = [], []  # only card names: the cards' knowledge is the query
+        else:
+            u = understand(query, lang, self.matchers.get(lang), self.renames)
+        if read:
+            u.cards, u.unknown_cards = read["cards"], read["unknown"]
+            u.card_concepts, u.card_rules = read["concepts"], read["rules"]
+        if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
             raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
         return u
 
@@ -113,8 +150,12 @@ class Searcher:
         q = self._query(u, lang, filter_, baseline)
         hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
         results = [self._result(score, doc, u, lang, edition, grouped, baseline) for score, doc in hits]
-        return {"query": u.text, "edition": edition or "all", "lang": lang, "offset": offset, "limit": limit,
-                "more": more, "understood": u.to_dict(), "results": results}
+        out = {"query": u.text, "edition": edition or "all", "lang": lang, "offset": offset, "limit": limit,
+               "more": more, "understood": u.to_dict(), "results": results}
+        if u.cards or u.unknown_cards:
+            out["cards"] = [{**card, "iri": self.minter.card(card["slug"])} for card in u.cards]
+            out["unknown_cards"] = u.unknown_cards
+        return out
 
     def _query(self, u: Understood, lang: str, filter_: Query, baseline: bool) -> Query | None:
         if baseline:
@@ -128,7 +169,7 @@ class Searcher:
             top = self.searcher.search(Query.boolean_query([(Occur.Must, Query.const_score_query(filter_, 0.0)),
                                                             (Occur.Must, words)]), limit=1, count=False).hits
             best = top[0][0] if top else 0.0
-        spec = {key: self.spec(key) for key in u.concepts}
+        spec = {key: self.spec(key) for key in [*u.concepts, *u.card_concepts]}
         return rank.fused(self.schema, words, best, rank.kb_clauses(self.schema, u, spec), filter_)
 
     def _hits(self, q: Query, limit: int, offset: int, grouped: bool, edition: str | None):
@@ -202,6 +243,16 @@ class Searcher:
                 why.append(f"part of the definition of {name(key)!r}")
             elif key in doc.get("mentions", []):
                 why.append(f"mentions {name(key)!r}")
+        for key in u.card_concepts:
+            if key in u.concepts:
+                continue
+            cards = ", ".join(dict.fromkeys(c["name"] for c in u.cards if key in _card_keys(c)))
+            if key in doc.get("defines", []) or key in doc.get("defines_sub", []):
+                why.append(f"card {cards}: {'defines' if key in doc.get('defines', []) else 'part of the definition of'} {name(key)!r}")
+            elif key in doc.get("mentions", []):
+                why.append(f"card {cards}: mentions {name(key)!r}")
+        if number in u.card_rules:
+            why.append(f"card keyword rule {number}")
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
         present = {term_of(w) for w in set(_TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]
@@ -214,6 +265,23 @@ class Searcher:
 
 
 _TOKEN = re.compile(r"\w+")
+
+
+class _Common(frozenset):
+    """Folded words of the rules and of questions; also every stop word of the analyzers."""
+
+    def __contains__(self, word) -> bool:
+        if frozenset.__contains__(self, word):
+            return True
+        return bool(word) and not analysis.terms(word, "en")
+
+
+def _card_keys(card: dict) -> set[str]:
+    from ..cards.link import SHAPES
+
+    brought = card.get("brought", {})
+    return ({*brought.get("types", []), *brought.get("mentions", []), *(SHAPES.get(s, s) for s in brought.get("shapes", []))}
+            | set(card.get("keyword_concepts", [])))
 
 
 _TERMS: dict[str, dict[str, str | None]] = {lang: {} for lang in analysis.LANGS}

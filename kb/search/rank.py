@@ -46,6 +46,7 @@ NUMBER = 3.0
 SECTION = 0.6
 SECTION_FIRST = 0.3
 RULE = 0.5
+CARD = 0.5  # what a named card brings (kb.cards.recognise.WEIGHTS), times the concept's specificity
 FIELDS = {"text": 1.0, "titles": 0.35, "parent": 0.6, "examples": 0.3}
 TIE = 0.2
 PHRASE = 0.3
@@ -54,8 +55,8 @@ ERA = 0.5
 
 def weights() -> dict:
     """The weights in use (``rulekb bench search`` prints them with its figures)."""
-    names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "FIELDS",
-             "TIE", "PHRASE", "ERA")
+    names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "CARD",
+             "FIELDS", "TIE", "PHRASE", "ERA")
     return {name: globals()[name] for name in names}
 
 
@@ -113,6 +114,15 @@ def kb_clauses(schema, u, spec: dict[str, float]) -> list[tuple]:
         clauses.append((Occur.Should, const(exact(schema, "defines", key), DEFINES * s)))
         clauses.append((Occur.Should, const(exact(schema, "defines_sub", key), DEFINES_SUB * s)))
         clauses.append((Occur.Should, const(exact(schema, "mentions", key), MENTIONS * s)))
+    for key, weight in getattr(u, "card_concepts", {}).items():  # what the cards named bring, below the words
+        s = spec.get(key, 0.0) * weight * CARD
+        if s <= 0 or key in u.concepts:
+            continue
+        clauses.append((Occur.Should, const(exact(schema, "defines", key), DEFINES * s)))
+        clauses.append((Occur.Should, const(exact(schema, "defines_sub", key), DEFINES_SUB * s)))
+        clauses.append((Occur.Should, const(exact(schema, "mentions", key), MENTIONS * s)))
+    for number, weight in getattr(u, "card_rules", {}).items():
+        clauses.append((Occur.Should, const(exact(schema, "number", number), DEFINES * weight * CARD)))
     for number in u.numbers:
         clauses.append((Occur.Should, const(exact(schema, "number", number), NUMBER)))
     for section in u.sections:
