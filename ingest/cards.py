@@ -92,7 +92,7 @@ def parse_bytes(data: bytes, source: str = "card file") -> CardFile:
     except UnicodeDecodeError:
         raise CardFileError("not UTF-8 JSON (a card file is Scryfall's or MTGJSON's JSON)", source=source) from None
     except json.JSONDecodeError as exc:
-        what = "truncated JSON" if exc.pos >= len(data.rstrip()) - 1 else "not JSON"
+        what = "truncated JSON" if exc.pos >= len(data.rstrip()) - 2 or exc.msg.startswith("Unterminated") else "not JSON"
         raise CardFileError(f"{what} (line {exc.lineno}, column {exc.colno}: {exc.msg})", source=source) from None
     except RecursionError:
         raise CardFileError("not a card file (JSON nested too deep)", source=source) from None
@@ -116,8 +116,9 @@ def _decompress(data: bytes, kind: str) -> bytes:
     import io
     import lzma
 
-    opener = {"gzip": gzip.GzipFile, "xz": lzma.LZMAFile, "bzip2": bz2.BZ2File}[kind]
-    out = opener(io.BytesIO(data)).read(MAX_BYTES + 1)
+    raw = io.BytesIO(data)
+    opened = gzip.GzipFile(fileobj=raw) if kind == "gzip" else lzma.LZMAFile(raw) if kind == "xz" else bz2.BZ2File(raw)
+    out = opened.read(MAX_BYTES + 1)
     if len(out) > MAX_BYTES:
         raise OSError("larger than 1 GiB uncompressed")
     return out
