@@ -28,9 +28,10 @@ from .names import Found, NameIndex, norm
 
 MAX_NAME_WORDS = 8
 MAX_CARDS = 6  # a question naming more: the first six
-WEIGHTS = {"keyword": 1.0, "shape": 0.7, "type": 0.4, "mention": 0.35}
+WEIGHTS = {"keyword": 0.7, "shape": 0.7, "type": 0.3, "mention": 1.0}  # (kb.search.rank: how they were set)
 _BRACKETS = re.compile(r"\[\[([^\[\]\n]{1,150}?)\]\]|\[([^\[\]\n]{1,150}?)\]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
+_POSSESSIVE = re.compile(r"['’]s?$")
 _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "de", "la", "le", "du", "des"}
 
 
@@ -64,6 +65,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)
              if not any(a <= m.start() < b for a, b in taken)]
     normed = [norm(w) for w, _, _ in words]
+    bare = [norm(_POSSESSIVE.sub("", w)) for w, _, _ in words]  # "Keranos's" -> "keranos"
     i = 0
     while i < len(words):
         matched = 0
@@ -73,8 +75,11 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                 continue  # a name does not run across a sentence or a list
             key = " ".join(normed[i:i + n])
             hit = index.lookup(key)
-            if hit is None or not _plausible(span, normed[i:i + n], common):
-                continue
+            if hit is None and bare[i + n - 1] != normed[i + n - 1]:
+                key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
+                hit = index.lookup(key)
+            if hit is None or key in common or not _plausible(span, key.split(), common):
+                continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             card, kind = hit
             start, end = span[0][1], span[-1][2]
             _add(found, index, card, "text" if kind == "name" else kind, question[start:end], (start, end))
@@ -140,7 +145,8 @@ def brought(details: dict) -> dict[str, float]:
 def read(question: str, index: NameIndex | None, common) -> dict:
     """What the cards of ``question`` bring: ``{"rest": the question without the card names,
     "cards": [card dicts: name, slug, how, asked, type_line, text, faces, brought], "unknown": [...],
-    "concepts": {key: weight}, "rules": {number: weight}, "sources": {key: [card names]}}``."""
+    "concepts": {key: weight}, "how": {key: keyword | type | shape | mention}, "rules": {number: weight},
+    "sources": {key: [card names]}}``."""
     found, unknown = recognise(question, index, common)
     rest, pos = [], 0
     for f in found:
@@ -150,6 +156,7 @@ def read(question: str, index: NameIndex | None, common) -> dict:
     rest.append(question[pos:])
     concepts: dict[str, float] = {}
     rules: dict[str, float] = {}
+    how: dict[str, str] = {}
     sources: dict[str, list[str]] = {}
     cards = []
     for f in found:
@@ -158,6 +165,7 @@ def read(question: str, index: NameIndex | None, common) -> dict:
         for key, w in weights.items():
             if w > concepts.get(key, 0.0):
                 concepts[key] = w
+                how[key] = details["concepts"][key]
             sources.setdefault(key, []).append(f.name)
         for kw in details.get("keywords", []):
             if not kw.get("concept"):
@@ -175,4 +183,4 @@ def read(question: str, index: NameIndex | None, common) -> dict:
             "keyword_concepts": [kw["concept"] for kw in details.get("keywords", []) if kw.get("concept")],
         })
     return {"rest": "".join(rest), "cards": cards, "unknown": unknown, "concepts": concepts, "rules": rules,
-            "sources": sources}
+            "how": how, "sources": sources}

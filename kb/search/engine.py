@@ -78,7 +78,8 @@ class Searcher:
 
     @cached_property
     def common_words(self) -> "_Common":
-        """Words of the rules and of questions (folded): a one-word card name that is one is not a card."""
+        """Words and labels of the rules and question words (folded): a card name that is one of them,
+        written plainly, is not taken for the card."""
         from ..cards.names import norm
         from .understand import QUESTION_WORDS
 
@@ -87,6 +88,7 @@ class Searcher:
             for labels in row["labels"].values():
                 for label in labels:
                     words.update(norm(label).split())
+                    words.add(norm(label))  # a whole label too: "two headed giant" is the rules' phrase
         return _Common(words)
 
     def default_edition(self, lang: str) -> str | None:
@@ -119,7 +121,7 @@ class Searcher:
             u = understand(query, lang, self.matchers.get(lang), self.renames)
         if read:
             u.cards, u.unknown_cards = read["cards"], read["unknown"]
-            u.card_concepts, u.card_rules = read["concepts"], read["rules"]
+            u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
             raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
         return u

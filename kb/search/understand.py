@@ -110,6 +110,7 @@ class Understood:
     cards: list[dict] = field(default_factory=list)  # cards the question names (kb.cards.recognise), what each brought
     unknown_cards: list[str] = field(default_factory=list)  # bracketed names that are no card
     card_concepts: dict[str, float] = field(default_factory=dict)  # concept key -> weight the cards bring
+    card_how: dict[str, str] = field(default_factory=dict)  # concept key -> keyword | type | shape | mention
     card_rules: dict[str, float] = field(default_factory=dict)  # rule number -> weight (keywords with no concept)
 
     def to_dict(self) -> dict:
