@@ -44,12 +44,12 @@ def card_by_slug(store, slug: str) -> dict | None:
 
 
 def _answer(store, searcher, details: dict, how: str, asked: str) -> dict:
-    from .. import service
+    from ..store.queries import run
 
     iri = searcher.minter.card(details["slug"])
     why = {number: reason for number, reason in details.get("rules", [])}
     rules = []
-    for row in service.run(store, "card-rules", card=iri):
+    for row in run(store, "card-rules", card=iri):
         if any(r["rule"] == row["number"] for r in rules):
             continue
         rules.append({"rule": row["number"], "edition": row["edition"], "text": row.get("text", ""),
