@@ -3,13 +3,14 @@ search that might name a card -- without loading the cards' JSON.
 
 Two files in the search index's directory:
 
-- ``cards.json`` (small, read whole): each card's name, slug and byte offset in
-  ``cards.jsonl``, and the names a question may use for it -- its name, each face's
-  name, and a legendary card's short name ("Keranos" for "Keranos, God of Storms",
-  "Tymna" for "Tymna the Weaver") when no other card answers to it -- normalised
-  (:func:`norm`: case, accents, apostrophes and punctuation folded);
-- ``cards.jsonl``: one line of JSON per card (Oracle text, faces, types, keywords,
-  shapes, mentions, governing rules), read by offset for the cards a question names.
+- ``cards.json`` (small, read whole by a search): the names a question may use for a card
+  -- its name, each face's name, and a legendary card's short name ("Keranos" for
+  "Keranos, God of Storms", "Tymna" for "Tymna the Weaver") when no other card answers
+  to it -- normalised (:func:`norm`: case, accents, apostrophes and punctuation folded),
+  each to the card's byte offset in ``cards.jsonl`` (negative, ``-1 - offset``: by a short name);
+- ``cards.jsonl``: one line of JSON per card (name, slug, Oracle text, faces, types,
+  keywords, shapes, mentions, governing rules), read by offset for the cards a question names;
+- ``cards-slugs.json``: slug -> offset, read by the card pages only.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from pathlib import Path
 
 NAMES = "cards.json"
 DETAILS = "cards.jsonl"
-FORMAT = 1
+SLUGS = "cards-slugs.json"
+FORMAT = 2
 _APOSTROPHES = re.compile(r"['’‘`´]")
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 MIN_SHORT = 4  # a short name shorter than this is no name ("Ob")
@@ -53,25 +55,27 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
     """Write the card files of ``rows`` (:func:`kb.cards.build.rows`) into ``directory``."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    cards, names = [], {}
+    names: dict[str, int] = {}
+    slugs: dict[str, int] = {}
     shorts: dict[str, set[int]] = {}
     with open(directory / DETAILS, "wb") as out:
-        for i, row in enumerate(rows):
+        for row in rows:
             offset = out.tell()
             out.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
-            cards.append([row["name"], row["slug"], offset])
+            slugs[row["slug"]] = offset
             for name in [row["name"], *(f["name"] for f in row.get("faces", []))]:
                 key = norm(name)
                 if key:
-                    names.setdefault(key, i)
+                    names.setdefault(key, offset)
             for short in short_names(row["name"], row.get("type_line", "")):
-                shorts.setdefault(norm(short), set()).add(i)
+                shorts.setdefault(norm(short), set()).add(offset)
     for key, found in shorts.items():  # a short name two legends share, or a card's full name, names none
         if len(found) == 1 and key not in names:
             names[key] = -1 - next(iter(found))  # negative: reached by a short name
-    data = {"format": FORMAT, "cards": cards, "names": names, **meta}
+    data = {"format": FORMAT, "cards": len(rows), "names": names, **meta}
     (directory / NAMES).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    return {"cards": len(cards), "names": len(names)}
+    (directory / SLUGS).write_text(json.dumps(slugs, separators=(",", ":")), encoding="utf-8")
+    return {"cards": len(rows), "names": len(names)}
 
 
 @dataclass
@@ -88,19 +92,19 @@ class Found:
 
 
 class NameIndex:
-    """The names of one build's cards (``cards.json``), and their details on demand."""
+    """The names of one build's cards (``cards.json``), and their details on demand. A card is
+    known by its offset in ``cards.jsonl``."""
 
     def __init__(self, directory: Path):
         self.directory = Path(directory)
         data = json.loads((self.directory / NAMES).read_text(encoding="utf-8"))
         if data.get("format") != FORMAT:
             raise ValueError(f"card name index format {data.get('format')} (this rulekb reads {FORMAT})")
-        self.cards: list[list] = data["cards"]
+        self.count: int = data["cards"]
         self.names: dict[str, int] = data["names"]
         self.meta = {k: v for k, v in data.items() if k not in ("cards", "names")}
-        self._longest = max((len(k.split()) for k in self.names), default=1)
         self._by_length: dict[int, list[str]] | None = None
-        self._slugs: dict[str, int] | None = None
+        self._details: dict[int, dict] = {}
 
     @classmethod
     def open(cls, directory: Path) -> "NameIndex | None":
@@ -110,28 +114,36 @@ class NameIndex:
         return cls(directory)
 
     def __len__(self) -> int:
-        return len(self.cards)
+        return self.count
 
-    def details(self, index: int) -> dict:
-        offset = self.cards[index][2]
-        with open(self.directory / DETAILS, "rb") as f:
-            f.seek(offset)
-            return json.loads(f.readline())
+    def details(self, card: int) -> dict:
+        """The card at offset ``card`` of ``cards.jsonl`` (name, slug, text, links ...)."""
+        found = self._details.get(card)
+        if found is None:
+            with open(self.directory / DETAILS, "rb") as f:
+                f.seek(card)
+                found = json.loads(f.readline())
+            if len(self._details) > 500:
+                self._details.clear()
+            self._details[card] = found
+        return found
 
     def by_slug(self, slug: str) -> dict | None:
-        if self._slugs is None:
-            self._slugs = {row[1]: i for i, row in enumerate(self.cards)}
-        i = self._slugs.get(slug)
-        return None if i is None else self.details(i)
+        try:
+            slugs = json.loads((self.directory / SLUGS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        offset = slugs.get(slug)
+        return None if offset is None else self.details(offset)
 
     def lookup(self, name: str) -> tuple[int, str] | None:
-        """(card index, how) for a name as written: exact (folded), a face, a short name."""
+        """(card, how) for a name as written: exact (folded), a face, a short name."""
         found = self.names.get(norm(name))
         if found is None:
             return None
         if found < 0:
             return -1 - found, "short name"
-        return found, "name" if norm(self.cards[found][0]) == norm(name) else "face"
+        return found, "name" if norm(self.details(found)["name"]) == norm(name) else "face"
 
     def near(self, name: str, cutoff: float = 0.84) -> int | None:
         """The card whose name is nearest a misspelt ``name`` (difflib's ratio >= ``cutoff``)."""

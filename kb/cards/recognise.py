@@ -97,8 +97,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
 def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, span: tuple[int, int]) -> None:
     if any(f.index == card for f in found):
         return
-    name, slug, _ = index.cards[card]
-    found.append(Found(card, name, slug, how, asked, span))
+    details = index.details(card)
+    found.append(Found(card, details["name"], details["slug"], how, asked, span, details))
 
 
 def _plausible(span, normed: list[str], common) -> bool:
@@ -160,7 +160,7 @@ def read(question: str, index: NameIndex | None, common) -> dict:
     sources: dict[str, list[str]] = {}
     cards = []
     for f in found:
-        details = index.details(f.index)
+        details = f.details
         weights = brought(details)
         for key, w in weights.items():
             if w > concepts.get(key, 0.0):

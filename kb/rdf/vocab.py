@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 46 classes, 54 object properties, 49 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 46 classes, 53 object properties, 48 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -74,7 +74,6 @@ class RK(DefinedNamespace):
     aboutConcept: URIRef  # The concept a definitional statement defines.
     baseEdition: URIRef  # The English edition a French text translates, detected by scoring every complete English edition on evidence that needs no translation (cited rules, numbers, card names, sentences, game terms); the date a French text states is only a hint.
     baseRule: URIRef  # The rule of the base edition (the English the French translates) a translation finding compares; for a stale rule, the English wording before the change the translator has to carry over.
-    cardMentions: URIRef  # Links an Oracle card to another concept its Oracle text names (found by the same label matcher as a rule's rk:mentions), e.g. lose the game.
     changedConcept: URIRef  # The concept whose definition a change of meaning is about.
     citationTarget: URIRef  # The rule, section or part of the same edition that a citation names; a citation without one is dangling.
     controller: URIRef  # The player who controls an object. Objects on the stack or the battlefield have one, as do emblems and a few others; other objects have none. At most one.
@@ -130,7 +129,6 @@ class RK(DefinedNamespace):
     addedMember: URIRef  # A member (or value) the newer edition's definition has and the older one's does not.
     aspect: URIRef  # What a statement says about its concept: is-a (a kind of), kinds (exactly these kinds), members (exactly these members), owner, controller, or not-a.
     baseScore: URIRef  # How well a French text agrees with its base edition, from 0 to 1: the mean over its rules of the agreement of their language-independent evidence.
-    cardName: URIRef  # The English name of a card or face as printed (a card with faces: the faces' names joined by //).
     changeDetail: URIRef  # What differs in a modified rule: references (only the numbers it cites, following a renumbering), typography (quotes, dashes, spacing), terminology (renamed game terms) or text (a real change of wording). For a removed rule that was only a title, the section heading it became: heading 404.
     changeKind: URIRef  # What a change is: renumbered (same text, new number), modified (text changed, possibly renumbered too), added, removed, split (part of the old rule's text went into this further new rule) or merged (this further old rule's text went into the new rule).
     citedNumber: URIRef  # One normalised rule, section or part number that a citation names; a range such as 510.1c-d gives several. Not stored, implied: the rk:number of each rk:citationTarget, and each rk:danglingNumber (rk:citationTarget/rk:number|rk:danglingNumber).

@@ -79,17 +79,8 @@ class Searcher:
     @cached_property
     def common_words(self) -> "_Common":
         """Words and labels of the rules and question words (folded): a card name that is one of them,
-        written plainly, is not taken for the card."""
-        from ..cards.names import norm
-        from .understand import QUESTION_WORDS
-
-        words = {norm(w) for lang_words in QUESTION_WORDS.values() for w in lang_words}
-        for row in self.meta["concepts"].values():
-            for labels in row["labels"].values():
-                for label in labels:
-                    words.update(norm(label).split())
-                    words.add(norm(label))  # a whole label too: "two headed giant" is the rules' phrase
-        return _Common(words)
+        written plainly, is not taken for the card (read on first use: most questions need none)."""
+        return _Common(self.meta["concepts"])
 
     def default_edition(self, lang: str) -> str | None:
         complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
@@ -269,13 +260,28 @@ class Searcher:
 _TOKEN = re.compile(r"\w+")
 
 
-class _Common(frozenset):
-    """Folded words of the rules and of questions; also every stop word of the analyzers."""
+class _Common:
+    """Folded words and labels of the concepts, question words, and every stop word of the analyzers."""
+
+    def __init__(self, concepts: dict):
+        self._concepts = concepts
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        from ..cards.names import norm
+        from .understand import QUESTION_WORDS
+
+        words = {norm(w) for lang_words in QUESTION_WORDS.values() for w in lang_words}
+        for row in self._concepts.values():
+            for labels in row["labels"].values():
+                for label in labels:
+                    folded = norm(label)
+                    words.update(folded.split())
+                    words.add(folded)  # a whole label too: "two headed giant" is the rules' phrase
+        return frozenset(words)
 
     def __contains__(self, word) -> bool:
-        if frozenset.__contains__(self, word):
-            return True
-        return bool(word) and not analysis.terms(word, "en")
+        return word in self.words or (bool(word) and not analysis.terms(word, "en"))
 
 
 def _card_keys(card: dict) -> set[str]:
