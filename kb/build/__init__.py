@@ -76,7 +76,7 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
     check_reasoner(reasoner)  # a bad choice fails now, not after the stages that run beside the reasoner
     from ..cards import build as card_stage
 
-    card_path = card_stage.card_file(cards)  # (kb.cards: linked in a forked process once the concepts exist)
+    card_file = card_stage.read(card_stage.card_file(cards))  # a bad one fails now; linked once the concepts exist
     report = BuildReport(store=store.location)
     with stages.stage("parse", total=document_count(sources)) as stage:
         parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"),
@@ -116,7 +116,7 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
     try:
         report.concepts = len(concepts)
         matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
-        card_rows = card_stage.linking(card_path, editions, concepts, matchers["en"])
+        card_rows = card_stage.linking(card_file, editions, concepts, matchers["en"])
         concept_iri = {key: mint.concept(key) for key in concepts}
         started_chain = time.perf_counter()
         complete = [e for e in editions if not e.partial]

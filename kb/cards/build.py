@@ -4,7 +4,7 @@ The card file: ``RULEKB_CARDS`` (a file; ``none`` builds without cards), else th
 ``rulekb fetch --cards`` keeps in the cache (``$RULEKB_CACHE/cards/oracle-cards.json.gz``),
 else the newest ``*.json``/``*.json.gz`` in the corpus's ``cards/`` folder
 (``../shared/corpus/cards``), else none. A card file that cannot be read fails the build
-before anything is written (the previous store, and its cards, are kept).
+at its start, before anything is written (the previous store, and its cards, are kept).
 
 Each card becomes a row (plain JSON) with its Oracle text, faces, keywords, types,
 ability shapes, the concepts it mentions and the rules of the newest complete English
@@ -55,12 +55,22 @@ def card_file(explicit: str | Path | None = None) -> Path | None:
     return None
 
 
-def read(path: Path) -> card_files.CardFile:
-    """The cards of ``path``; a bad file is a :class:`BuildError` (one line, exit 2)."""
-    try:
-        return card_files.read(path)
-    except card_files.CardFileError as exc:
-        raise BuildError(f"{exc} (the previous store and its cards are kept)") from None
+class Loaded:
+    """A card file read at the start of a build (a bad one fails it before any work), with the digest
+    of its bytes (part of the key its links are cached by)."""
+
+    def __init__(self, path: Path):
+        data = _bytes(path)
+        self.path, self.digest = Path(path), hashlib.sha256(data).hexdigest()
+        try:
+            self.file = card_files.parse_bytes(data, str(path))
+        except card_files.CardFileError as exc:
+            raise BuildError(f"{exc} (the previous store and its cards are kept)") from None
+
+
+def read(path: Path | None) -> Loaded | None:
+    """The card file at ``path`` (None: no cards), read and checked now."""
+    return None if path is None else Loaded(path)
 
 
 def newest_english(editions: list):
@@ -68,42 +78,38 @@ def newest_english(editions: list):
     return max(complete, key=lambda e: (e.effective_date or "", e.id)) if complete else None
 
 
-def rows(path: Path | None, editions: list, concepts: dict, matcher) -> tuple[list[dict], dict]:
+def rows(loaded: Loaded | None, editions: list, concepts: dict, matcher) -> tuple[list[dict], dict]:
     """(card rows, report) for the build: empty when there is no card file or no English edition."""
     import time
 
     started = time.perf_counter()
-    if path is None:
+    if loaded is None:
         return [], {"cards": 0, "file": None}
-    data = _bytes(path)
+    path = str(loaded.path)
     edition = newest_english(editions)
     if edition is None:
-        return [], {"cards": 0, "file": str(path), "note": "no complete English edition to link the cards to"}
-    key = _digest(data, edition, concepts)
+        return [], {"cards": 0, "file": path, "note": "no complete English edition to link the cards to"}
+    key = _digest(loaded.digest, edition, concepts)
     from ..json_cache import cache_folder, write_json
 
     folder = cache_folder("cards-linked")
     cached = folder / f"{key}.json"
     try:
         found = json.loads(cached.read_text(encoding="utf-8"))
-        return found, {"cards": len(found), "file": str(path), "edition": edition.id, "cached": True,
+        return found, {"cards": len(found), "file": path, "edition": edition.id, "cached": True,
                        "seconds": round(time.perf_counter() - started, 2)}
     except (OSError, ValueError):
         pass
-    try:
-        parsed = card_files.parse_bytes(data, str(path))
-    except card_files.CardFileError as exc:
-        raise BuildError(f"{exc} (the previous store and its cards are kept)") from None
     from .link import Vocabulary, governing, link
 
     vocab = Vocabulary.of(edition, concepts, matcher)
     out = []
     slugs: set[str] = set()
-    for card in parsed.cards:
+    for card in loaded.file.cards:
         links = link(card, vocab)
         out.append(_row(card, links, governing(links, vocab), _slug(card.name, slugs), edition.id))
     write_json(folder, cached, out, keep=2)
-    return out, {"cards": len(out), "file": str(path), "edition": edition.id, "shape": parsed.shape,
+    return out, {"cards": len(out), "file": path, "edition": edition.id, "shape": loaded.file.shape,
                  "cached": False, "seconds": round(time.perf_counter() - started, 2)}
 
 
@@ -114,10 +120,10 @@ def _bytes(path: Path) -> bytes:
         raise BuildError(f"{path}: cannot read the card file: {exc.strerror or exc}") from None
 
 
-def _digest(data: bytes, edition, concepts: dict) -> str:
+def _digest(file_digest: str, edition, concepts: dict) -> str:
     from ..json_cache import code_digest
 
-    h = hashlib.sha256(data)
+    h = hashlib.sha256(file_digest.encode())
     h.update(code_digest("rulekb.kb.cards").encode())
     h.update(edition.id.encode())
     for rule in edition.rules:
@@ -155,13 +161,13 @@ def _row(card, links, rules: list[tuple[str, str]], slug: str, edition: str) -> 
 class _Linking:
     """:func:`rows` in a forked process (kb.parallel.fork_call), beside the build's next stages."""
 
-    def __init__(self, path, editions, concepts, matcher):
+    def __init__(self, loaded, editions, concepts, matcher):
         import time
 
         from ..parallel import fork_call
 
         self._started = time.perf_counter()
-        self._job = fork_call(lambda: rows(path, editions, concepts, matcher)) if path is not None else None
+        self._job = fork_call(lambda: rows(loaded, editions, concepts, matcher)) if loaded is not None else None
 
     def result(self) -> tuple[list[dict], dict]:
         import time
@@ -177,9 +183,9 @@ class _Linking:
             self._job.cancel()
 
 
-def linking(path: Path | None, editions: list, concepts: dict, matcher) -> _Linking:
-    """The card rows of ``path``, computed from now on in a forked process: ``.result()``."""
-    return _Linking(path, editions, concepts, matcher)
+def linking(loaded: Loaded | None, editions: list, concepts: dict, matcher) -> _Linking:
+    """The card rows of ``loaded`` (:func:`read`), computed from now on in a forked process: ``.result()``."""
+    return _Linking(loaded, editions, concepts, matcher)
 
 
 def load_part(card_rows: list[dict], concepts: dict, mint) -> tuple[str, object]:
