@@ -238,6 +238,9 @@ def test_ask_shows_the_cards_oracle_text_beside_the_rules(kb):
     assert "card: Brass Golem" in result.stdout and "each duelist loses the duel instead" in result.stdout
     data = run_cli("ask", "what happens when [Brass Golem] is rewound?", "--store", str(kb[0].root), "--format", "json").json
     assert data["cards"][0]["name"] == "Brass Golem" and data["rules"]
+    search = run_cli("search", "can [Brass Golem] be targeted by [Foo Bar]?", "--store", str(kb[0].root))
+    assert search.returncode == 0 and "card: Brass Golem (Gadget — Golem) brought: Gizmoproof" in search.stdout
+    assert "no card is named 'Foo Bar'" in search.stdout
 
 
 # -- the web -------------------------------------------------------------------------
