@@ -270,14 +270,8 @@ def search(store, query: str, edition: str | None = None, lang: str | None = Non
 def likely_rules(store, question: str, edition: str | None = None, lang: str | None = None, limit: int = 5) -> list[dict]:
     """The rules that most likely answer a question (``rulekb ask`` when it has no
     definitional answer): the ranked search's rule hits."""
-    return likely_search(store, question, edition=edition, lang=lang, limit=limit)["results"]
-
-
-def likely_search(store, question: str, edition: str | None = None, lang: str | None = None, limit: int = 5) -> dict:
-    """:func:`likely_rules` and the cards the question names (``{"results", "cards", "unknown_cards"}``)."""
     found = search(store, question, edition=edition, lang=lang, limit=limit + 5)
-    return {"results": [hit for hit in found["results"] if hit["kind"] == "rule"][:limit],
-            "cards": found.get("cards", []), "unknown_cards": found.get("unknown_cards", [])}
+    return [hit for hit in found["results"] if hit["kind"] == "rule"][:limit]
 
 
 def ask(store, question: str, edition: str | None = None) -> dict:
@@ -291,45 +285,17 @@ def ask(store, question: str, edition: str | None = None) -> dict:
         return data
     try:
         lang = "fr" if data.get("language") == "fr" else "en"
-        found = likely_search(store, question, edition=edition, lang=None if edition else lang)
+        found = search(store, question, edition=edition, lang=None if edition else lang, limit=10)
     except KBError as exc:  # no index, or nothing searchable in the question: say so beside the unknown
         data["search"] = str(exc)
         return data
-    likely = found["results"]
-    if found["cards"] or found["unknown_cards"]:  # the cards the question names, their Oracle text beside the rules
-        data["cards"], data["unknown_cards"] = found["cards"], found["unknown_cards"]
+    likely = [hit for hit in found["results"] if hit["kind"] == "rule"][:5]
+    data.update({k: found[k] for k in ("cards", "unknown_cards") if k in found})  # the cards named, Oracle text
     data["rules"] = [{"edition": hit["edition"], "rule": hit["rule"], "text": hit["text"], "score": hit["score"],
                       "why": hit["why"], "iri": hit["iri"]} for hit in likely]
     data["likely"] = bool(likely)
     return data
-# -- cards (kb.cards) ---------------------------------------------------------------
-
-
-def card(store, name: str) -> dict:
-    """``rulekb card NAME``: a card by its name (a face's, a legendary's short name, a near
-    spelling), its Oracle text, types, keywords, ability shapes and the rules that govern it."""
-    from .cards.service import card as of
-
-    return of(store, name)
-
-
-def card_by_slug(store, slug: str) -> dict | None:
-    """The card of ``{base}card/{slug}`` (the web's card page), or None."""
-    from .cards.service import card_by_slug as of
-
-    return of(store, slug)
-
-
-def cards_governed_by_rule(store, edition: str, number: str) -> list[dict]:
-    """The cards a rule governs (named query cards-governed-by-rule)."""
-    return run(store, "cards-governed-by-rule", edition=edition, number=number)
-
-
-def cards_governed_count(store, edition: str, number: str) -> int:
-    """How many cards a rule governs (0 for a KB built without cards)."""
-    rows = run(store, "cards-governed-count", edition=edition, number=number)
-    return int(rows[0].get("cards") or 0) if rows else 0
-
+from .cards.service import card, card_by_slug, cards_governed_by_rule, cards_governed_count  # noqa: E402,F401
 
 # -- rules over time (kb.timeline) ------------------------------------------------
 

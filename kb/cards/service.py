@@ -1,5 +1,6 @@
-"""Answers about cards for the facade (kb.service): a card by name or by slug, with the
-rules that govern it as the store holds them (named query card-rules)."""
+"""Answers about cards, re-exported by the facade (kb.service): a card by name (``rulekb card``)
+or by slug (its page), with the rules that govern it as the store holds them (named query
+card-rules); the cards a rule governs and how many (cards-governed-by-rule, -count)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ def _index(store):
 
 
 def card(store, name: str) -> dict:
+    """A card by its name, a face's, a legendary's short name or a near spelling: its Oracle text,
+    types, keywords, ability shapes and the rules that govern it."""
     from .names import norm
 
     searcher = _index(store)
@@ -35,6 +38,7 @@ def card(store, name: str) -> dict:
 
 
 def card_by_slug(store, slug: str) -> dict | None:
+    """The card of ``{base}card/{slug}``, or None."""
     try:
         searcher = _index(store)
     except NotFound:
@@ -62,3 +66,18 @@ def _answer(store, searcher, details: dict, how: str, asked: str) -> dict:
             "faces": details.get("faces", []), "edition": details.get("edition"),
             "keywords": details.get("keywords", []), "types": details.get("types", []),
             "shapes": details.get("shapes", []), "mentions": details.get("mentions", []), "rules": rules}
+
+
+def cards_governed_by_rule(store, edition: str, number: str) -> list[dict]:
+    """The cards a rule governs (named query cards-governed-by-rule)."""
+    from ..store.queries import run
+
+    return run(store, "cards-governed-by-rule", edition=edition, number=number)
+
+
+def cards_governed_count(store, edition: str, number: str) -> int:
+    """How many cards a rule governs (0 for a KB built without cards)."""
+    from ..store.queries import run
+
+    rows = run(store, "cards-governed-count", edition=edition, number=number)
+    return int(rows[0].get("cards") or 0) if rows else 0
