@@ -8,9 +8,9 @@ A question names a card
 - written plainly, "if I cast Lightning Bolt on ...": the longest run of the question's
   words that is a card's name, a face's name or a legendary card's short name
   ("Keranos"). A one-word name must be capitalised in the question and must not be a
-  word of the rules (a KB concept's label, a question word: "Exile", "Flash" and
-  "Island" are cards, and words of the rules first); a longer name written in lower case
-  must not be made only of such words;
+  word of the rules (a KB concept's label, a word the rules' text uses, a question word:
+  "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
+  written in lower case must not be made only of such words, nor be a phrase of the rules;
 - misspelt, in a run of two or more capitalised words that is no card's name ("Platinum
   Angle"): the nearest name, if near enough.
 

@@ -80,7 +80,12 @@ class Searcher:
     def common_words(self) -> "_Common":
         """Words and labels of the rules and question words (folded): a card name that is one of them,
         written plainly, is not taken for the card (read on first use: most questions need none)."""
-        return _Common(self.meta["concepts"])
+        return _Common(self.meta["concepts"], self._in_rules)
+
+    def _in_rules(self, word: str) -> bool:
+        """Whether a word is one the rules' text uses ("wind" in "the wind step"): then, alone, it is no card."""
+        return any(self.searcher.doc_freq(f"text_{lang}", term) > 0
+                   for lang in analysis.LANGS for term in analysis.terms(word, lang))
 
     def default_edition(self, lang: str) -> str | None:
         complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
@@ -261,10 +266,12 @@ _TOKEN = re.compile(r"\w+")
 
 
 class _Common:
-    """Folded words and labels of the concepts, question words, and every stop word of the analyzers."""
+    """Folded words and labels of the concepts, question words, every stop word of the analyzers,
+    and any one word the rules' text uses."""
 
-    def __init__(self, concepts: dict):
+    def __init__(self, concepts: dict, in_rules=None):
         self._concepts = concepts
+        self._in_rules = in_rules  # word -> whether the rules' text uses it (one-word names only)
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -281,7 +288,9 @@ class _Common:
         return frozenset(words)
 
     def __contains__(self, word) -> bool:
-        return word in self.words or (bool(word) and not analysis.terms(word, "en"))
+        if word in self.words or (bool(word) and not analysis.terms(word, "en")):
+            return True
+        return bool(word) and " " not in word and self._in_rules is not None and self._in_rules(word)
 
 
 def _card_keys(card: dict) -> set[str]:
