@@ -178,7 +178,7 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
 @pytest.mark.parametrize("question, name, how", [
     ("can my opponent target [Brass Golem] with a sprocket?", "Brass Golem", "brackets"),
     ("can my opponent target [[brass golem]] with a sprocket?", "Brass Golem", "double brackets"),
-    ("if I cast Wind on my own gadget, does it wind twice?", "Wind // Unwind", "face"),
+    ("if I cast Unwind on my own gadget, is it exiled?", "Wind // Unwind", "face"),
     ("my opponent wound Tinker this turn: can it be wound again?", "Tinker, Keeper of Springs", "short name"),
     ("what does [Bras Golem] do when rewound?", "Brass Golem", "spelling"),
     ("when Brass Golem is rewound, who loses?", "Brass Golem", "text"),
@@ -205,6 +205,8 @@ def test_unknown_cards_and_common_words_are_not_cards(kb):
     assert found["unknown_cards"] == ["Not A Real Card"] and found["cards"] == []
     plain = service.search(kb[0], "does the wind step come first?")  # "wind" in lower case is a word
     assert "cards" not in plain
+    shouted = service.search(kb[0], "if I cast Wind on a gadget, does it wind twice?")  # and a word of the rules
+    assert "cards" not in shouted
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
