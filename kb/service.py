@@ -285,14 +285,18 @@ def ask(store, question: str, edition: str | None = None) -> dict:
         return data
     try:
         lang = "fr" if data.get("language") == "fr" else "en"
-        likely = likely_rules(store, question, edition=edition, lang=None if edition else lang)
+        found = search(store, question, edition=edition, lang=None if edition else lang, limit=10)
     except KBError as exc:  # no index, or nothing searchable in the question: say so beside the unknown
         data["search"] = str(exc)
         return data
+    likely = [hit for hit in found["results"] if hit["kind"] == "rule"][:5]
+    data.update({k: found[k] for k in ("cards", "unknown_cards") if k in found})  # the cards named, Oracle text
     data["rules"] = [{"edition": hit["edition"], "rule": hit["rule"], "text": hit["text"], "score": hit["score"],
                       "why": hit["why"], "iri": hit["iri"]} for hit in likely]
     data["likely"] = bool(likely)
     return data
+from .cards.service import card, card_by_slug, cards_governed_by_rule, cards_governed_count  # noqa: E402,F401
+
 # -- rules over time (kb.timeline) ------------------------------------------------
 
 

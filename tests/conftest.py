@@ -17,6 +17,9 @@ from rulekb.kb.corpus import corpus_dir
 from .helpers import need
 
 FIXTURES = Path(__file__).parent / "fixtures"
+# the builds of the tests read the invented card file unless told otherwise (kb.cards.build):
+# not the corpus's 30,000 cards into every small fixture KB (the corpus build names its own)
+os.environ.setdefault("RULEKB_CARDS", str(FIXTURES / "cards" / "invented-cards.json"))
 
 
 

@@ -88,8 +88,9 @@ def _main(corpus: str, where: str) -> int:
     os.environ.setdefault("RULEKB_DENSE", "off")
     lines = LineReporter(sys.stderr)  # build.log: a line per stage, one at least every 10 s
     try:
+        cards = sorted((Path(corpus) / "cards").glob("*.json*"))  # the corpus's card file (kb.cards)
         report = build([str(Path(corpus) / "en"), str(Path(corpus) / "fr")], EmbeddedStore(out / "store"),
-                       reporter=lines)
+                       reporter=lines, cards=str(cards[-1]) if cards else "none")
     except BaseException:
         import traceback
 

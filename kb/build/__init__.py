@@ -59,21 +59,24 @@ __all__ = ["BuildReport", "REASONERS", "build", "chain", "choose_editions", "inf
 
 def build(sources: list[str], store, base: str | None = None,
           progress: Callable[[str], None] | None = None, reasoner: str = "auto",
-          reporter: Reporter | None = None) -> BuildReport:
+          reporter: Reporter | None = None, cards: str | None = None) -> BuildReport:
     """``progress(message)`` hears every step; ``reporter`` (kb.progress) the stages
     with their counts: parse, definitions, reason, align, meanings, translations, load."""
     from ..allocator import fewer_collections
 
     with fewer_collections():  # its objects live until its end: the collector need not walk them often
-        return _build(sources, store, base, progress, reasoner, reporter)
+        return _build(sources, store, base, progress, reasoner, reporter, cards)
 
 
 def _build(sources: list[str], store, base: str | None, progress: Callable[[str], None] | None, reasoner: str,
-           reporter: Reporter | None) -> BuildReport:
+           reporter: Reporter | None, cards: str | None = None) -> BuildReport:
     started = time.perf_counter()
     stages = Stages(reporter, progress)
     mint = Minter.for_base(base)
     check_reasoner(reasoner)  # a bad choice fails now, not after the stages that run beside the reasoner
+    from ..cards import build as card_stage
+
+    card_file = card_stage.read(card_stage.card_file(cards))  # a bad one fails now; linked once the concepts exist
     report = BuildReport(store=store.location)
     with stages.stage("parse", total=document_count(sources)) as stage:
         parsed = parse_many(sources, progress=lambda path: stage.advance(f"parse {getattr(path, 'name', path)}"),
@@ -113,6 +116,7 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
     try:
         report.concepts = len(concepts)
         matchers = {lang: concept_layer.Matcher(concepts, lang) for lang in ("en", "fr")}
+        card_rows = card_stage.linking(card_file, editions, concepts, matchers["en"])
         concept_iri = {key: mint.concept(key) for key in concepts}
         started_chain = time.perf_counter()
         complete = [e for e in editions if not e.partial]
@@ -120,7 +124,8 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
             chained, report.lineage_cached = chain(editions, stages.callback_for(stage))
         from ..search import build as search_build
 
-        write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress)
+        card_data, report.cards = card_rows.result()
+        write_index = search_build.writer(editions, concepts, chained, matchers, mint.base, progress, cards=card_data)
         if store.local_root is not None:  # the index needs nothing after the lineages: written from now on
             indexing = IndexEarly(store.local_root, write_index, report)
         report.lineages, report.changes = len(chained), change_count(chained)
@@ -150,6 +155,7 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
                                                                              started_checks)
         parts = load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
                             meanings, translated, consistent, mint, stated)
+        parts.append(card_stage.load_part(card_data, concepts, mint))  # graph/cards (kb.cards)
         if indexing is not None:  # embedded: the index beside the new build, one swap for both
             def chunks() -> Iterator[bytes]:  # the load stage ends when the store has every part
                 with stages.stage("load", total=len(editions)) as stage:
@@ -164,6 +170,8 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
     except BaseException:
         if indexing is not None:
             indexing.cancel()
+        if "card_rows" in locals():
+            card_rows.cancel()
         raise
     finally:
         reasoning.cancel()  # a failure above stops the reasoner at its next set (and waits for it)

@@ -30,6 +30,7 @@ class BuildReport:
     search: dict = field(default_factory=dict)  # the search index: documents, seconds, bytes (kb.search)
     pages: dict = field(default_factory=dict)  # the rule pages' data beside the store: file, bytes, seconds (kb.pages)
     consistency: dict = field(default_factory=dict)  # each edition against itself: findings, by_kind, cached, seconds
+    cards: dict = field(default_factory=dict)  # the card file read and linked (kb.cards.build): cards, file, seconds
     seconds: float = 0.0
     stages: dict = field(default_factory=dict)  # each stage's wall-clock seconds (kb.progress), in order
     stage_cpu: dict = field(default_factory=dict)  # each stage's CPU seconds, workers' included

@@ -12,6 +12,7 @@ from .app import app
 from . import kb_commands, timeline_commands  # noqa: F401,I001  (register commands)
 from . import ask_commands, compare_commands, consistency_commands, diff_commands, ingest_commands  # noqa: F401,I001
 from . import search_commands, serve_commands, translate_commands, update_commands  # noqa: F401,I001
+from . import card_commands  # noqa: F401,I001
 from . import bench, bench_features, build_bench  # noqa: F401,I001
 
 

@@ -58,6 +58,7 @@ def ask(
         emit_json(data)
     elif data.get("answer") is None:
         stdout.print(data["unknown"], markup=False, highlight=False)
+        _print_cards(data)
         if data.get("rules"):
             stdout.print("the rules that most likely answer it:", markup=False, highlight=False)
             for hit in data["rules"]:
@@ -75,3 +76,14 @@ def ask(
             stdout.print(f"rules: {cited}", markup=False, highlight=False)
     if data.get("answer") is None and not data.get("rules"):
         raise typer.Exit(1)
+
+
+def _print_cards(data: dict) -> None:
+    """The cards the question names, with their Oracle text (kb.cards), before the rules."""
+    for card in data.get("cards", []):
+        how = "" if card["how"] in ("text", "brackets", "double brackets") else f"  (matched by {card['how']}: {card['asked']!r})"
+        stdout.print(f"card: {card['name']}  {card['mana_cost']}  {card['type_line']}{how}", markup=False, highlight=False)
+        for line in (card.get("text") or "").splitlines():
+            stdout.print(f"    {line}", markup=False, highlight=False)
+    if data.get("unknown_cards"):
+        stdout.print("no card is named " + ", ".join(repr(u) for u in data["unknown_cards"]), markup=False, highlight=False)

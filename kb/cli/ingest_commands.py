@@ -127,6 +127,7 @@ def fetch(
     list_known: bool = typer.Option(False, "--list", help="Print the known editions and their URLs, download nothing."),
     check: bool = typer.Option(False, "--check", help="Say whether the official rules page lists an edition newer than the KB's, download nothing."),
     site: str = typer.Option(None, "--site", help="The page listing the official texts (default: RULEKB_RULES_PAGE, else https://magic.wizards.com/en/rules)."),
+    cards: bool = typer.Option(False, "--cards", help="Download an Oracle card file instead: Scryfall's oracle_cards (from its bulk-data list), or the card file at the URL given (MTGJSON AtomicCards); the next build reads it."),
     store: str = typer.Option(None, "--store", help="The KB to compare with (--check; default: RULEKB_STORE, else ~/.local/share/rulekb/store)."),
     format: Format = FormatOption,
 ) -> None:
@@ -134,6 +135,9 @@ def fetch(
     from rulekb.ingest import fetch as fetching
 
     with errors_as_exit_codes():
+        if cards:
+            _fetch_cards(editions, cache, format)
+            return
         if check:
             from rulekb.kb.service import newer_editions
 
@@ -167,3 +171,29 @@ def fetch(
                 stdout.print(f"{verb} {target} -> {path}", highlight=False)
     if format is Format.json:
         emit_json(results)
+
+
+def _fetch_cards(sources: list[str] | None, cache, format: Format) -> None:
+    """``rulekb fetch --cards [URL]``: one card file into the cache, with a progress bar on a terminal."""
+    from rulekb.ingest.card_fetch import fetch_cards
+
+    if sources and len(sources) > 1:
+        fail("fetch --cards takes one URL at most (a bulk-data list or a card file)")
+    bar, _ = progress(None, "cards")
+    said = [0]
+
+    def step(url: str, done: int, total: int | None) -> None:
+        name = url.rsplit("/", 1)[-1][:40] or url[:40]
+        if stderr.is_terminal:
+            bar.update(bar.task_ids[0], completed=done, total=total, description=f"cards {name}")
+        elif done - said[0] >= 16 << 20:  # a log: a line every 16 MB
+            said[0] = done
+            of = f" of {total / 1e6:.1f}" if total else ""
+            stderr.print(f"rulekb: fetch --cards: {name} {done / 1e6:.1f}{of} MB", markup=False, highlight=False)
+
+    with bar:
+        found = fetch_cards(sources[0] if sources else None, cache=cache, progress=step)
+    if format is Format.json:
+        emit_json(found)
+    else:
+        stdout.print(f"{found['cards']:,} cards ({found['shape']}) from {found['url']} -> {found['path']}", highlight=False)

@@ -41,6 +41,11 @@ def build(
         False, "--replace",
         help="With --add: SOURCE is a re-publication of an edition the KB has (same date, other text): put it in its place.",
     ),
+    cards: str = typer.Option(
+        None, "--cards", metavar="FILE",
+        help="Oracle card file to link (Scryfall or MTGJSON JSON, gzipped or not), or none. Default: RULEKB_CARDS, "
+        "else what `rulekb fetch --cards` cached, else the corpus's cards/.",
+    ),
     format: Format = FormatOption,
 ) -> None:
     """Build the knowledge base: every edition as linked data, its definitions and what a reasoner infers, swapped in atomically."""
@@ -96,7 +101,7 @@ def build(
     with errors_as_exit_codes():
         target = _store(store)
         with stage_progress("rulekb build") as reporter:
-            report = run_build(sources, target, base=base_iri, reasoner=reasoner, reporter=reporter)
+            report = run_build(sources, target, base=base_iri, reasoner=reasoner, reporter=reporter, cards=cards)
         from .search_commands import complete_dense
 
         complete_dense(target)
@@ -119,6 +124,7 @@ def build(
         f"{report.meaning_changes:,} changes of meaning (rulekb query contradictions)\n"
         f"{_translation_line(report.translations)}\n"
         f"{_search_line(report.search)}\n"
+        f"{_cards_line(report.cards)}\n"
         f"{_consistency_line(report.consistency)}",
         highlight=False,
     )
@@ -138,6 +144,14 @@ def _search_line(summary: dict) -> str:
     return (f"search index: {summary['documents']:,} documents ({summary['rule_versions']:,} rule versions, "
             f"{summary['glossary_versions']:,} glossary entries) in {summary['seconds']:.1f} s, "
             f"{summary['bytes'] / 1e6:,.1f} MB (rulekb search){meaning}")
+
+
+def _cards_line(summary: dict) -> str:
+    if not summary.get("cards"):
+        return "no cards (rulekb fetch --cards, or a card file in the corpus's cards/)" + (
+            f": {summary['note']}" if summary.get("note") else "")
+    return (f"{summary['cards']:,} cards from {summary['file']} linked to {summary['edition']} in "
+            f"{summary.get('seconds', 0):.1f} s{' (cached)' if summary.get('cached') else ''} (rulekb card NAME)")
 
 
 def _consistency_line(summary: dict) -> str:

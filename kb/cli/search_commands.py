@@ -46,6 +46,13 @@ def print_results(data: dict) -> None:
                 "absent": ", no meaning arm (rulekb build --embed now builds it)",
                 "unavailable": f", meaning arm unavailable ({meaning.get('note', '')})"}.get(meaning.get("state"), "")
         stdout.print(Text(f"arms: {arms}{note}", style="dim"))
+    for card in data.get("cards", []):  # the cards the question names (kb.cards), what each brought
+        brought = card["brought"]
+        what = ", ".join([*brought["keywords"], *brought["shapes"], *brought["types"]]) or "nothing"
+        how = "" if card["how"] in ("text", "brackets", "double brackets") else f", matched by {card['how']}: {card['asked']!r}"
+        stdout.print(Text(f"card: {card['name']} ({card['type_line']}{how}) brought: {what}", style="dim"))
+    if data.get("unknown_cards"):
+        stdout.print(Text("no card is named " + ", ".join(repr(u) for u in data["unknown_cards"]), style="dim"))
     if not data["results"]:
         stdout.print(f"no rules found for {data['query']!r} in {data['edition']}", markup=False, highlight=False)
         return

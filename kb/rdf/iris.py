@@ -18,6 +18,9 @@ Shapes (DESIGN.md):
   (``..111.2`` an added rule, ``200.5a..`` a removed one)
 - ``{base}meaning-change/en/2018-07-13/1``            a change of meaning in an edition's definitions
 - ``{base}consistency/en/2026-01-16/3``               a place where an edition disagrees with itself
+- ``{base}card/platinum-angel``                       a card, as its Oracle text has it (kb.cards)
+- ``{base}card/fire-ice/face/2``                       a face of a card with faces
+- ``{base}graph/cards``                                the named graph of cards
 - ``{base}graph/concepts``                             the named graph of concepts
 - ``{base}graph/lineage``                              the named graph of lineages and changes
 
@@ -133,6 +136,13 @@ class Minter:
     def graph(self, name: str) -> str:
         return f"{self.base}graph/{name}"
 
+    def card(self, card_slug: str) -> str:
+        """A card by the slug of its name (kb.cards)."""
+        return f"{self.base}card/{card_slug}"
+
+    def card_face(self, card_slug: str, index: int) -> str:
+        return f"{self.card(card_slug)}/face/{index}"
+
     def translation_finding(self, fr_edition: str, index: int) -> str:
         """The ``index``-th finding of the translation report of a French edition
         (against the newest English edition of the KB; graph/translation)."""
@@ -168,6 +178,8 @@ _SHAPES = [
     ("change", rf"change/{_EDITION}/(?P<old>(?:{numbers.LAX_NUMBER})?)\.\.(?P<new>(?:{numbers.LAX_NUMBER})?)"),
     ("meaning-change", rf"meaning-change/{_EDITION}/{_INDEX}"),
     ("graph", r"graph/(?P<name>[a-z][a-z0-9-]*)"),
+    ("card", r"card/(?P<slug>[a-z0-9][a-z0-9-]{0,200})"),
+    ("card-face", rf"card/(?P<slug>[a-z0-9][a-z0-9-]{{0,200}})/face/{_INDEX}"),
     ("translation-finding", rf"translation/{_EDITION}/{_INDEX}"),
     ("consistency-finding", rf"consistency/{_EDITION}/{_INDEX}"),
 ]
@@ -187,7 +199,7 @@ def parse(path: str) -> tuple[str, dict] | None:
     glossary {edition, slug}; statement-content {digest}; concept {slug}; concepts (the scheme, ``concept/``) {};
     lineage {lineage} (an id with slashes: "en/2003-07-01/200.5a"); wording {lineage, index}; change
     {edition, old, new} (None for the empty side of an added or removed rule);
-    meaning-change {edition, index}; graph {name}; translation-finding {edition,
+    meaning-change {edition, index}; graph {name}; card {slug}; card-face {slug, index}; translation-finding {edition,
     index}; consistency-finding {edition, index}. Indexes are ints.
     """
     if not isinstance(path, str) or len(path) > 300 or "//" in path:

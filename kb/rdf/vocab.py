@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 44 classes, 47 object properties, 44 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 46 classes, 53 object properties, 48 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -27,6 +27,7 @@ class RK(DefinedNamespace):
     AbilityOnTheStack: URIRef  # An activated or triggered ability (or a copy of one) while it is on the stack. Such an ability is an object and has a controller, but it is not a spell.
     ActivatedAbility: URIRef  # An ability with a cost and an effect that a player may activate; most go on the stack.
     Card: URIRef  # A Magic card, or an object that a Magic card represents. Tokens, emblems and copies are not cards, even when a piece of cardboard stands for them.
+    CardFace: URIRef  # One face of an Oracle card with several (a split, adventure, flip, transforming or modal double-faced card), with its own name, type line, mana cost and Oracle text.
     CardType: URIRef  # A card type; its individuals are the card types the current rules list. Every object other than an ability on the stack has one or more, even when it is not a card.
     Change: URIRef  # What happened to a rule between two consecutive editions of one language, found by aligning them: renumbered, modified (with what kind of difference), added, removed, split off another rule or merged into another. An unchanged rule has no change, only its version links.
     Characteristic: URIRef  # A kind of information that the rules count as a characteristic of an object (name, mana cost, color, ...). Its individuals are those kinds, as the current rules list them; an object may have some or all of them.
@@ -51,6 +52,7 @@ class RK(DefinedNamespace):
     NotAZone: URIRef  # A place the rules name that is not a zone under the current rules, such as outside the game, or the phased-out zone of older editions.
     ObjectOnTheStack: URIRef  # Any object in the stack zone. A defined class: a reasoner finds which kinds of object belong to it (spells, copies of spells, abilities on the stack).
     ObsoleteRule: URIRef  # A rule or game mechanism that older editions had and the current rules no longer have.
+    OracleCard: URIRef  # A Magic card as its Oracle reference text has it, one per card name: its name, type line, mana cost, Oracle text and faces, linked to the game concepts its text and types use and to the rules that govern it. It describes a card design, not a card in a game (rk:Card).
     ParseWarning: URIRef  # A problem the parser found while reading an edition's source, with its code (rk:warningCode) and its printed line (rk:warning).
     Part: URIRef  # A top-level division of an edition, numbered with one digit (e.g. 1, game concepts).
     Permanent: URIRef  # A card or a token on the battlefield, and only that. Every permanent has an owner and a controller.
@@ -87,13 +89,19 @@ class RK(DefinedNamespace):
     fromEdition: URIRef  # The older of the two consecutive editions a change lies between.
     fromRule: URIRef  # The rule of the older edition a change starts from; an added rule's change has none.
     frRule: URIRef  # The French rule a translation finding is about (none for an English rule missing from the French).
+    governedBy: URIRef  # Links an Oracle card to a rule that governs it, in the newest complete English edition of the build: the rules defining its keywords, its types and its ability shapes (through those concepts' rk:definedBy).
+    hasAbilityShape: URIRef  # Links an Oracle card to the kind of ability or effect a paragraph of its text has, as a concept: triggered ability (when, whenever, at), activated ability (cost: effect), static ability, spell ability, replacement effect (instead, if ... would), continuous effect (as long as).
+    hasCardType: URIRef  # Links an Oracle card to a supertype, card type or subtype of its type line that is a game concept (Legendary, Creature, Aura, Equipment ...).
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.
+    hasFace: URIRef  # Links an Oracle card to one of its faces (ordered by rk:faceOrder).
+    hasKeyword: URIRef  # Links an Oracle card to a keyword ability or keyword action its Oracle text uses, as the concept of that name; the keyword list is the rules' own (the titled rules of the keyword actions and keyword abilities).
     hasWarning: URIRef  # A warning the parser gave about the edition's source.
     inEdition: URIRef  # The edition a part, section, rule, example or glossary entry belongs to. Not stored, implied: the edition's named graph holds the unit (GRAPH ?edition { ?rule rk:number ?n }).
     introducedBy: URIRef  # The change between consecutive editions that brought this wording in: renumbered, modified, added, or split (a rule split off another, rather than its added change); not the merged change of a rule another went into. A wording of a lineage's first edition has none.
     involvesRule: URIRef  # A rule, section, part or glossary entry of the edition that a consistency finding cites.
     inZone: URIRef  # The zone an object is in; at most one. An object outside the game is in no zone.
+    keywordRule: URIRef  # Links an Oracle card to the titled rule of a keyword ability or action its text uses, in the edition the cards were linked to (also for a keyword the glossary has no concept for).
     lastVersion: URIRef  # The rule of the last edition that has this wording.
     lineage: URIRef  # The lineage a version of a rule belongs to.
     mentions: URIRef  # Links a rule (or an example, glossary entry or wording) to a concept its text uses. A rule's mentions are stated once on its wording (rk:wording) where it has one; ask for a rule's with the path rk:wording?/rk:mentions.
@@ -133,6 +141,7 @@ class RK(DefinedNamespace):
     definitionAspect: URIRef  # Which part of a concept's definition changed: is-a, kinds, members, owner, controller, not-a, or concept (the concept as a whole: defined, obsolete, renamed).
     editionId: URIRef  # The short id of an edition, language and date: "en/2011-09-30".
     effectiveDate: URIRef  # The date from which an edition applies, as the text states it; the value is an xsd:date.
+    faceOrder: URIRef  # The position of a face on its card, from 1 (the front, or the left half).
     findingData: URIRef  # The finding as the JSON item of rulekb consistency (kind, severity, rules, texts, detail, why), so the command reads back exactly what the build found.
     findingDetail: URIRef  # What differs, in a few words (the explanation of why it is a finding is the rdfs:comment).
     findingKind: URIRef  # What a translation finding is: missing, extra, reference-mismatch, number-mismatch, name-mismatch, sentence-missing, sentence-added, stale or terminology-inconsistency.
@@ -140,10 +149,12 @@ class RK(DefinedNamespace):
     frValue: URIRef  # What the French has that the English lacks, as the finding's kind reads it: cited rules, numbers, card names, a sentence count, or each French rendering of a term with the rules using it.
     inForceFrom: URIRef  # The effective date of the first edition of a wording: the day it came into force (an xsd:date).
     inForceUntil: URIRef  # The effective date of the edition that superseded a wording (changed its text or number, or removed the rule), exclusive; a wording still in force has none (an xsd:date).
+    manaCost: URIRef  # The mana cost of a card or face in mana symbols, e.g. {3}{U}{R}.
     meaningChangeKind: URIRef  # What a change of meaning is: owner-changed, controller-changed, members-changed, is-a-changed, negation-reversed, exception-changed, definition-added or -removed, concept-obsolete, -revived, -added or -removed, renamed.
     member: URIRef  # One member of the list a kinds or members statement gives, normalised.
     negated: URIRef  # True when the statement says what its concept is not.
     number: URIRef  # The normalised number of a part ("1"), section ("111"), rule ("111.2") or subrule ("111.2a"), without a trailing dot.
+    oracleText: URIRef  # The Oracle text of a card or face, as the card file gives it (reminder text included).
     order: URIRef  # The position of a unit in its edition (of an example, among its rule's examples), so the edition can be read back in its printed order.
     partial: URIRef  # True when an edition is known only in part: an excerpt, a truncated copy, or some pages of a rules site.
     printedNumber: URIRef  # The number as misprinted in the source, kept when the normalised number differs from it (e.g. 432.2b printed for 423.2b).
@@ -156,6 +167,7 @@ class RK(DefinedNamespace):
     similarity: URIRef  # How alike the two rules of a change are, from 0 to 1, after game terms renamed between the editions are evened out (1 for the same text; 0 for an added or removed rule).
     term: URIRef  # The term a glossary entry defines, as printed, tagged with the edition's language.
     text: URIRef  # The text of a rule or example as worded in its edition, tagged with the edition's language.
+    typeLine: URIRef  # The type line of a card or face, e.g. "Legendary Enchantment Creature — God".
     usValue: URIRef  # What the English has that the French lacks, as the finding's kind reads it: cited rules, numbers, card names, a sentence count, or the English term rendered two ways.
     value: URIRef  # A statement's value, normalised so that a rewording compares equal (e.g. 'card', 'player who created it').
     warning: URIRef  # A problem found while reading the source, kept for the reader (e.g. a misprinted number read back, a truncated file).

@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
-           progress: Callable[[str], None] | None = None) -> Callable[[Path], dict]:
+           progress: Callable[[str], None] | None = None, cards: list | None = None) -> Callable[[Path], dict]:
     """``write(directory) -> statistics``: the index of these editions, for
     :meth:`kb.store.embedded.EmbeddedStore.replace` (``beside``) or :func:`.home.swap_local`."""
 
@@ -24,6 +24,10 @@ def writer(editions: list, concepts: dict, lineages, matchers: dict, base: str,
                 "base": base}
         stats = index.write(directory, documents.documents(editions, concepts, lineages, matchers), meta)
         stats["dense"] = dense_from_cache(directory, progress)
+        if cards:  # the card name index beside it (kb.cards.names)
+            from ..cards import names
+
+            stats["cards"] = names.write(directory, cards, {"edition": cards[0].get("edition"), "base": base})
         return stats
 
     return write
@@ -54,7 +58,7 @@ def updater(previous, new, concepts: dict, by_rule: dict, matchers: dict, base: 
                 "renames": {o: n for o, n in RENAMES.items() if o in concepts or n in concepts}, "base": base}
         both = [e for e in (previous, new) if e is not None]
         docs = documents.documents(both, concepts, SimpleNamespace(by_rule=by_rule), matchers)
-        stats = index.update(old, fresh, docs, new.id, meta)
+        stats = index.update(old, fresh, docs, new.id, meta)  # (a copy of old: its card files too)
         stats["dense"] = dense_from_cache(fresh)
         return stats
 

@@ -22,7 +22,7 @@ from ..errors import KBError, NotFound
 from . import analysis, rank
 from . import dense as dense_arm
 from .index import open_index
-from .understand import MAX_CHARS, Understood, understand
+from .understand import MAX_CHARS, Understood, clean, understand
 
 MAX_LIMIT = 100
 SNIPPET = 240  # characters around the marks
@@ -70,6 +70,27 @@ class Searcher:
 
         return Minter.for_base(self.meta.get("base"))
 
+    @cached_property
+    def cards(self):
+        """The card name index of this build (kb.cards.names), or None (a build without cards)."""
+        from ..cards.names import NameIndex
+
+        try:
+            return NameIndex.open(self.directory)
+        except (OSError, ValueError):
+            return None
+
+    @cached_property
+    def common_words(self) -> "_Common":
+        """Words and labels of the rules and question words (folded): a card name that is one of them,
+        written plainly, is not taken for the card (read on first use: most questions need none)."""
+        return _Common(self.meta["concepts"], self._in_rules)
+
+    def _in_rules(self, word: str) -> bool:
+        """Whether a word is one the rules' text uses ("wind" in "the wind step"): then, alone, it is no card."""
+        return any(self.searcher.doc_freq(f"text_{lang}", term) > 0
+                   for lang in analysis.LANGS for term in analysis.terms(word, lang))
+
     def default_edition(self, lang: str) -> str | None:
         complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
         return complete[-1] if complete else None  # meta lists editions oldest first
@@ -86,8 +107,22 @@ class Searcher:
             raise SearchError("empty search: give some words, e.g. rulekb search \"summoning sickness\"")
         if len(query) > MAX_CHARS:
             raise SearchError(f"a search is at most {MAX_CHARS} characters (this one has {len(query):,})")
-        u = understand(query, lang, self.matchers.get(lang), self.renames)
-        if not (u.terms or u.numbers or u.sections or u.concepts):
+        read = None
+        if self.cards is not None and len(self.cards):
+            from ..cards.recognise import read as read_cards
+
+            read = read_cards(clean(query), self.cards, self.common_words)
+        if read and read["cards"]:
+            u = understand(read["rest"], lang, self.matchers.get(lang), self.renames)
+            u.text = clean(query)
+            if not u.words and not u.numbers:
+                u.terms, u.phrases = [], []  # only card names: the cards' knowledge is the query
+        else:
+            u = understand(query, lang, self.matchers.get(lang), self.renames)
+        if read:
+            u.cards, u.unknown_cards = read["cards"], read["unknown"]
+            u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
+        if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
             raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
         return u
 
@@ -134,6 +169,9 @@ class Searcher:
         if not baseline:
             out["arms"] = ["words"] + (["meaning"] if near else [])
             out["meaning"] = meaning
+        if u.cards or u.unknown_cards:
+            out["cards"] = [{**card, "iri": self.minter.card(card["slug"])} for card in u.cards]
+            out["unknown_cards"] = u.unknown_cards
         return out
 
     # -- the dense arm --------------------------------------------------------
@@ -230,7 +268,7 @@ class Searcher:
             top = self.searcher.search(Query.boolean_query([(Occur.Must, Query.const_score_query(filter_, 0.0)),
                                                             (Occur.Must, words)]), limit=1, count=False).hits
             best = top[0][0] if top else 0.0
-        spec = {key: self.spec(key) for key in u.concepts}
+        spec = {key: self.spec(key) for key in [*u.concepts, *u.card_concepts]}
         return rank.fused(self.schema, words, best, rank.kb_clauses(self.schema, u, spec), filter_)
 
     def _hits(self, q: Query, limit: int, offset: int, grouped: bool, edition: str | None):
@@ -312,6 +350,16 @@ class Searcher:
                 why.append(f"part of the definition of {name(key)!r}")
             elif key in doc.get("mentions", []):
                 why.append(f"mentions {name(key)!r}")
+        for key in u.card_concepts:
+            if key in u.concepts:
+                continue
+            cards = ", ".join(dict.fromkeys(c["name"] for c in u.cards if key in _card_keys(c)))
+            if key in doc.get("defines", []) or key in doc.get("defines_sub", []):
+                why.append(f"card {cards}: {'defines' if key in doc.get('defines', []) else 'part of the definition of'} {name(key)!r}")
+            elif key in doc.get("mentions", []):
+                why.append(f"card {cards}: mentions {name(key)!r}")
+        if number in u.card_rules:
+            why.append(f"card keyword rule {number}")
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
         present = {term_of(w) for w in set(_TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]
@@ -324,6 +372,42 @@ class Searcher:
 
 
 _TOKEN = re.compile(r"\w+")
+
+
+class _Common:
+    """Folded words and labels of the concepts, question words, every stop word of the analyzers,
+    and any one word the rules' text uses."""
+
+    def __init__(self, concepts: dict, in_rules=None):
+        self._concepts = concepts
+        self._in_rules = in_rules  # word -> whether the rules' text uses it (one-word names only)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        from ..cards.names import norm
+        from .understand import QUESTION_WORDS
+
+        words = {norm(w) for lang_words in QUESTION_WORDS.values() for w in lang_words}
+        for row in self._concepts.values():
+            for labels in row["labels"].values():
+                for label in labels:
+                    folded = norm(label)
+                    words.update(folded.split())
+                    words.add(folded)  # a whole label too: "two headed giant" is the rules' phrase
+        return frozenset(words)
+
+    def __contains__(self, word) -> bool:
+        if word in self.words or (bool(word) and not analysis.terms(word, "en")):
+            return True
+        return bool(word) and " " not in word and self._in_rules is not None and self._in_rules(word)
+
+
+def _card_keys(card: dict) -> set[str]:
+    from ..cards.link import SHAPES
+
+    brought = card.get("brought", {})
+    return ({*brought.get("types", []), *brought.get("mentions", []), *(SHAPES.get(s, s) for s in brought.get("shapes", []))}
+            | set(card.get("keyword_concepts", [])))
 
 
 _TERMS: dict[str, dict[str, str | None]] = {lang: {} for lang in analysis.LANGS}

@@ -107,10 +107,19 @@ class Understood:
     concepts: list[str] = field(default_factory=list)  # concept keys named in the question
     eras: list[tuple[str, str]] = field(default_factory=list)  # (phrase asked, phrase of the other era)
     era_terms: list[str] = field(default_factory=list)  # the other era's terms
+    cards: list[dict] = field(default_factory=list)  # cards the question names (kb.cards.recognise), what each brought
+    unknown_cards: list[str] = field(default_factory=list)  # bracketed names that are no card
+    card_concepts: dict[str, float] = field(default_factory=dict)  # concept key -> weight the cards bring
+    card_how: dict[str, str] = field(default_factory=dict)  # concept key -> keyword | type | shape | mention
+    card_rules: dict[str, float] = field(default_factory=dict)  # rule number -> weight (keywords with no concept)
 
     def to_dict(self) -> dict:
-        return {"numbers": self.numbers, "sections": self.sections, "terms": self.terms,
-                "concepts": self.concepts, "historical": [f"{a} → {b}" for a, b in self.eras]}
+        out = {"numbers": self.numbers, "sections": self.sections, "terms": self.terms,
+               "concepts": self.concepts, "historical": [f"{a} → {b}" for a, b in self.eras]}
+        if self.cards or self.unknown_cards:
+            out["cards"] = [{"name": c["name"], "how": c["how"]} for c in self.cards]
+            out["unknown_cards"] = self.unknown_cards
+        return out
 
 
 def clean(text: str) -> str:

@@ -43,6 +43,7 @@ GRAPH_TITLES = {
     "concepts": "The game concepts: SKOS, bilingual, version-independent",
     "lineage": "Lineages of rules across editions, changes and changes of meaning",
     "ontology": "The rulekb ontology (OWL)",
+    "cards": "Oracle cards linked to their keywords, types, ability shapes and governing rules",
 }
 
 

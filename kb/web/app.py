@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import KBError
-from . import api, compare_pages, editor, errors, pages, resources, timeline_pages
+from . import api, card_pages, compare_pages, editor, errors, pages, resources, timeline_pages
 from .context import Limits, WebContext
 from .headers import SecurityHeaders
 from .sparql import SparqlEndpoint
@@ -69,6 +69,7 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
         *compare_pages.routes(ctx),
         *editor.routes(ctx),
         *timeline_pages.routes(ctx),  # before api and resources: /api/effects, /edition/en/latest/...
+        *card_pages.routes(ctx),
         *api.routes(ctx),
         *resources.routes(ctx),  # last: it answers for every IRI under the base
     ]

@@ -40,7 +40,7 @@ from .missing import not_found
 VOID_DEADLINE = 300.0  # seconds the VoID count may take (once per build) before its worker is killed
 
 PREFIXES = ("edition", "concept", "lineage", "change", "meaning-change", "graph", "translation", "consistency",
-            "statement")  # statement/{digest}: what a statement says, once for every edition
+            "statement", "card")  # statement/{digest}: what a statement says, once for every edition
 RDF_MEDIA = {  # media type -> kb.store.kind.RDF_FORMATS key
     "text/turtle": "turtle",
     "application/ld+json": "jsonld",

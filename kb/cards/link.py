@@ -1,0 +1,256 @@
+"""What a card is, in the KB's words: its keywords, types, ability shapes and the
+concepts its Oracle text names, each a concept of the KB (and through it, its rules).
+
+- **Keywords**: the rules' own list -- every rule 701.N (keyword actions) and 702.N
+  (keyword abilities) whose text is a title ("702.19. Trample", "701.21. Sacrifice";
+  "Tap and Untap" is two) in the newest English edition; found in the card's Oracle
+  text with its reminder text and its own name taken out, whole words, case folded
+  (an action also in its inflected forms: "sacrifices", "exiled"); an action word used
+  as a noun ("a +1/+1 counter", "two counters") is not the action. A file that lists a
+  card's keywords (Scryfall, MTGJSON) adds them.
+- **Types**: each word of the type line that is a KB concept ("Legendary", "Artifact",
+  "Creature", "Aura", "Equipment", "Vehicle" ...).
+- **Ability shapes**, per paragraph of Oracle text: triggered ("When", "Whenever",
+  "At"), activated ("cost: effect"), replacement ("instead", "if ... would", "enters
+  tapped", "enters with", "as ... enters", "skip"), continuous ("as long as"), static
+  (any other paragraph of a permanent), spell ability (a paragraph of an instant or
+  sorcery); each the KB concept of that name.
+- **Mentions**: the concepts the build's label matcher finds in the text (the same
+  matcher that found each rule's ``rk:mentions``): "can't lose the game" names
+  *Lose the Game*; "prevent that damage" names *Prevent*.
+
+A card's **governing rules** in an edition are the rules that define its keywords
+(the keyword's rule and its subrules' heading), its types and its shapes
+(``rk:definedBy`` of the concept); what it merely mentions is kept as a link to
+the concept, weighed least by search.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rulekb.ingest.cards import Card
+
+KEYWORD_SECTIONS = ("701", "702")
+TITLE = re.compile(r"^[A-Za-z][A-Za-z' -]*!?$")
+REMINDER = re.compile(r"\([^()]*\)")
+_WORDS = re.compile(r"[a-z0-9+/-]+(?:'[a-z]+)?|[+-]?\d+/[+-]?\d+")
+_NOUN_BEFORE = re.compile(r"(?:a|an|the|one|two|three|four|five|six|seven|eight|nine|ten|x|each|no|that|those|this|"
+                          r"these|any|all|more|of|another|additional|its|their|his|her|your|with|[+-]?\d+/[+-]?\d+|"
+                          r"\d+)$")
+SHAPES = {  # shape -> the KB concept that names it
+    "triggered": "triggered-ability",
+    "activated": "activated-ability",
+    "static": "static-ability",
+    "replacement": "replacement-effect",
+    "continuous": "continuous-effect",
+    "spell": "spell-ability",
+}
+_TRIGGER = re.compile(r"^(?:[^.:]*?—\s*)?(?:when|whenever|at the beginning|at the end|at)\b", re.IGNORECASE)
+_ACTIVATED = re.compile(r"^(?:[^\"“:—]{1,120}):\s+\S")
+_REPLACEMENT = re.compile(r"\binstead\b|\bif\b[^.]*\bwould\b|\benters? (?:the battlefield )?tapped\b|"
+                          r"\benters? (?:the battlefield )?with\b|\bas [^.]{1,60}? enters\b|\bskip\b|"
+                          r"\bprevent\b[^.]*\bdamage\b", re.IGNORECASE)
+_AS_LONG_AS = re.compile(r"\bas long as\b", re.IGNORECASE)
+_SPELL_TYPES = ("instant", "sorcery")
+
+
+@dataclass(frozen=True)
+class Keyword:
+    name: str  # as the rule titles it ("Trample", "Tap")
+    kind: str  # ability | action
+    rule: str  # its rule ("702.19")
+    concept: str | None  # the KB concept of that name, if the glossary has it
+
+
+@dataclass
+class Vocabulary:
+    """The KB's words for cards, from one edition and the concepts: built once per build."""
+
+    edition: str
+    keywords: dict[str, Keyword]  # lower-case name -> keyword
+    concepts: dict[str, set[tuple[str, str]]]  # concept key -> its defining rules (edition id, number)
+    keys: object  # kb.rdf.concepts.KeyIndex
+    matcher: object  # kb.rdf.concepts.Matcher (English)
+    _forms: dict | None = None
+    _firsts: dict | None = None
+
+    @classmethod
+    def of(cls, edition, concepts: dict, matcher) -> "Vocabulary":
+        from ..rdf.concepts import KeyIndex
+
+        keys = KeyIndex(concepts)
+        found: dict[str, Keyword] = {}
+        for rule in edition.rules:
+            section, _, rest = rule.number.partition(".")
+            if section not in KEYWORD_SECTIONS or not rest.isdigit() or not TITLE.match(rule.text.strip()):
+                continue
+            kind = "action" if section == "701" else "ability"
+            title = rule.text.strip()
+            names = [title]
+            if kind == "action" and " and " in title:  # "Tap and Untap"
+                names = [part.strip() for part in title.split(" and ")]
+            for name in names:
+                concept = keys.concept_for(_key(name))
+                found.setdefault(name.lower(), Keyword(name, kind, rule.number, concept))
+        return cls(edition.id, found, {k: c.defined_by for k, c in concepts.items()}, keys, matcher)
+
+    @property
+    def forms(self) -> dict[tuple[str, ...], Keyword]:
+        """Each keyword's words, and an action's inflected forms ("sacrifices", "exiled", "scries")."""
+        if self._forms is None:
+            forms: dict[tuple[str, ...], Keyword] = {}
+            for name, kw in self.keywords.items():
+                words = tuple(_WORDS.findall(name))
+                if not words:
+                    continue
+                forms.setdefault(words, kw)
+                if kw.kind == "action":
+                    last = words[-1]
+                    stems = {last + "s", last + "es", last + "ed", last + "d", last + "ing"}
+                    if last.endswith("e"):
+                        stems.add(last[:-1] + "ing")
+                    if last.endswith("y"):
+                        stems |= {last[:-1] + "ies", last[:-1] + "ied"}
+                    for form in stems:
+                        forms.setdefault(words[:-1] + (form,), kw)
+            self._forms = forms
+            firsts: dict[str, set[int]] = {}
+            for words in forms:
+                firsts.setdefault(words[0], set()).add(len(words))
+            self._firsts = {w: sorted(n, reverse=True) for w, n in firsts.items()}
+        return self._forms
+
+    def rules_of(self, key: str) -> list[str]:
+        """The rules of this edition that define the concept ``key``."""
+        return sorted(number for edition, number in self.concepts.get(key, ()) if edition == self.edition)
+
+
+@dataclass
+class Links:
+    keywords: list[Keyword] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)  # concept keys
+    shapes: list[str] = field(default_factory=list)  # shape names (SHAPES)
+    mentions: list[str] = field(default_factory=list)  # concept keys, not already above
+
+    def concepts(self) -> dict[str, str]:
+        """concept key -> how the card has it (keyword, type, shape, mention), strongest first."""
+        out: dict[str, str] = {}
+        for kw in self.keywords:
+            if kw.concept:
+                out.setdefault(kw.concept, "keyword")
+        for key in self.types:
+            out.setdefault(key, "type")
+        for shape in self.shapes:
+            out.setdefault(SHAPES[shape], "shape")
+        for key in self.mentions:
+            out.setdefault(key, "mention")
+        return out
+
+
+def _key(name: str) -> str:
+    from ..rdf.concept_keys import concept_key
+
+    return concept_key(name)
+
+
+def plain_text(card: Card, text: str | None = None) -> str:
+    """The Oracle text (or ``text``, a face's) without reminder text and without the card's own names."""
+    text = REMINDER.sub(" ", card.oracle_text if text is None else text or "")
+    names = [card.name, *card.face_names()]
+    names += [n.split(",")[0] for n in names if "," in n]
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = text.replace(name, "CARDNAME")
+    return text
+
+
+def link(card: Card, vocab: Vocabulary) -> Links:
+    links = Links()
+    text = plain_text(card)
+    seen: set[str] = set()
+    forms = vocab.forms
+    words = _WORDS.findall(text.lower())
+    firsts = vocab._firsts
+    for i, word in enumerate(words):
+        for n in firsts.get(word, ()):
+            kw = forms.get(tuple(words[i:i + n]))
+            if kw is None:
+                continue
+            if kw.name not in seen and not (kw.kind == "action" and i and _NOUN_BEFORE.match(words[i - 1])):
+                seen.add(kw.name)  # (an action word after "a", "two", "+1/+1" is the noun: "a +1/+1 counter")
+                links.keywords.append(kw)
+            break
+    for name in card.keywords:  # the file's own list (Scryfall, MTGJSON)
+        kw = vocab.keywords.get(name.lower())
+        if kw is not None and kw.name not in seen:
+            seen.add(kw.name)
+            links.keywords.append(kw)
+    type_words = re.findall(r"[A-Za-z][\w'-]*", card.type_line or "")
+    for word in dict.fromkeys(type_words):
+        key = vocab.keys.concept_for(_key(word))
+        if key and key not in links.types:
+            links.types.append(key)
+    abilities = {kw.name.lower() for kw in links.keywords if kw.kind == "ability"}
+    shapes: list[str] = []
+    faces = [(f.type_line, plain_text(card, f.oracle_text)) for f in card.faces] or [(card.type_line, text)]
+    for type_line, face_text in faces:
+        shapes += _shapes(type_line, face_text, abilities)
+    links.shapes = list(dict.fromkeys(shapes))
+    if vocab.matcher is not None:
+        have = set(links.concepts())
+        links.mentions = sorted(set(vocab.matcher.mentions(text)) - have)
+    return links
+
+
+def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", type_line.split("—")[0])]
+    spell = any(w in _SPELL_TYPES for w in words)
+    shapes = []
+    for paragraph in text.split("\n"):
+        line = paragraph.strip()
+        if not line or _is_keyword_line(line, abilities):
+            continue
+        sentences = [s.strip() for s in re.split(r"(?<=[.!])\s+", line) if s.strip()]
+        if _TRIGGER.match(line):
+            shapes.append("triggered")
+        elif _ACTIVATED.match(line):
+            shapes.append("activated")
+        elif spell:
+            shapes.append("spell")
+        else:
+            shapes.append("static")
+        if any(_TRIGGER.match(s) for s in sentences[1:]):
+            shapes.append("triggered")
+        if _REPLACEMENT.search(line):
+            shapes.append("replacement")
+        if _AS_LONG_AS.search(line):
+            shapes.append("continuous")
+    return shapes
+
+
+def _is_keyword_line(line: str, keyword_names: set[str]) -> bool:
+    """"Flying, vigilance", "Ward {2}", "Equip {1}{W}", "Protection from red": a line of keywords."""
+    for part in line.rstrip(".").split(","):
+        words = part.strip().lower()
+        if not any(words == name or words.startswith(name + " ") for name in keyword_names):
+            return False
+    return True
+
+
+def governing(links: Links, vocab: Vocabulary) -> list[tuple[str, str]]:
+    """(rule number, why) of the rules that govern a card in ``vocab``'s edition, most specific first:
+    its keywords' rules, its types', its shapes'."""
+    out: dict[str, str] = {}
+    for kw in links.keywords:
+        out.setdefault(kw.rule, f"keyword {kw.kind}: {kw.name}")
+        for number in vocab.rules_of(kw.concept) if kw.concept else []:
+            out.setdefault(number, f"keyword {kw.kind}: {kw.name}")
+    for key in links.types:
+        for number in vocab.rules_of(key):
+            out.setdefault(number, f"type: {key}")
+    for shape in links.shapes:
+        for number in vocab.rules_of(SHAPES[shape]):
+            out.setdefault(number, f"{shape} ability" if shape not in ("replacement", "continuous")
+                           else f"{shape} effect")
+    return list(out.items())

@@ -1,0 +1,176 @@
+"""The card name index: written by the build beside the search index, read by every
+search that might name a card -- without loading the cards' JSON.
+
+Two files in the search index's directory:
+
+- ``cards.json`` (small, read whole by a search): the names a question may use for a card
+  -- its name, each face's name, and a legendary card's short name ("Keranos" for
+  "Keranos, God of Storms", "Tymna" for "Tymna the Weaver") when no other card answers
+  to it -- normalised (:func:`norm`: case, accents, apostrophes and punctuation folded),
+  each to the card's byte offset in ``cards.jsonl`` (negative, ``-1 - offset``: by a short name);
+- ``cards.jsonl``: one line of JSON per card (name, slug, Oracle text, faces, types,
+  keywords, shapes, mentions, governing rules), read by offset for the cards a question names;
+- ``cards-slugs.json``: slug -> offset, read by the card pages only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+NAMES = "cards.json"
+DETAILS = "cards.jsonl"
+SLUGS = "cards-slugs.json"
+FORMAT = 2
+_APOSTROPHES = re.compile(r"['’‘`´]")
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+MIN_SHORT = 4  # a short name shorter than this is no name ("Ob")
+
+
+def norm(text: str) -> str:
+    """A name as the index keys it: "Obyra’s Attendants" -> "obyras attendants"."""
+    folded = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii").lower()
+    return " ".join(_NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).split())
+
+
+def short_names(name: str, type_line: str) -> list[str]:
+    """The names a player shortens a legendary card to: "Keranos, God of Storms" -> "Keranos";
+    "Tymna the Weaver" -> "Tymna"."""
+    if "legendary" not in (type_line or "").lower():
+        return []
+    out = []
+    for face in name.split(" // "):
+        if "," in face:
+            out.append(face.split(",")[0].strip())
+        m = re.match(r"^(\S+) (?:the|of) \S", face)
+        if m:
+            out.append(m.group(1))
+    return [n for n in out if len(norm(n)) >= MIN_SHORT]
+
+
+def write(directory: Path, rows: list[dict], meta: dict) -> dict:
+    """Write the card files of ``rows`` (:func:`kb.cards.build.rows`) into ``directory``."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    names: dict[str, int] = {}
+    slugs: dict[str, int] = {}
+    shorts: dict[str, set[int]] = {}
+    with open(directory / DETAILS, "wb") as out:
+        for row in rows:
+            offset = out.tell()
+            out.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+            slugs[row["slug"]] = offset
+            for name in [row["name"], *(f["name"] for f in row.get("faces", []))]:
+                key = norm(name)
+                if key:
+                    names.setdefault(key, offset)
+            for short in short_names(row["name"], row.get("type_line", "")):
+                shorts.setdefault(norm(short), set()).add(offset)
+    for key, found in shorts.items():  # a short name two legends share, or a card's full name, names none
+        if len(found) == 1 and key not in names:
+            names[key] = -1 - next(iter(found))  # negative: reached by a short name
+    data = {"format": FORMAT, "cards": len(rows), "names": names, **meta}
+    (directory / NAMES).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    (directory / SLUGS).write_text(json.dumps(slugs, separators=(",", ":")), encoding="utf-8")
+    return {"cards": len(rows), "names": len(names)}
+
+
+@dataclass
+class Found:
+    """A card a question names: where and how."""
+
+    index: int
+    name: str
+    slug: str
+    how: str  # brackets | double brackets | name | face | short name | spelling
+    asked: str  # the words of the question that named it
+    span: tuple[int, int] = (0, 0)
+    details: dict = field(default_factory=dict)
+
+
+class NameIndex:
+    """The names of one build's cards (``cards.json``), and their details on demand. A card is
+    known by its offset in ``cards.jsonl``."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+        data = json.loads((self.directory / NAMES).read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise ValueError(f"card name index format {data.get('format')} (this rulekb reads {FORMAT})")
+        self.count: int = data["cards"]
+        self.names: dict[str, int] = data["names"]
+        self.meta = {k: v for k, v in data.items() if k not in ("cards", "names")}
+        self._by_length: dict[int, list[str]] | None = None
+        self._details: dict[int, dict] = {}
+
+    @classmethod
+    def open(cls, directory: Path) -> "NameIndex | None":
+        """The index in ``directory``, or None when the build had no cards."""
+        if not (Path(directory) / NAMES).is_file():
+            return None
+        return cls(directory)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def details(self, card: int) -> dict:
+        """The card at offset ``card`` of ``cards.jsonl`` (name, slug, text, links ...)."""
+        found = self._details.get(card)
+        if found is None:
+            with open(self.directory / DETAILS, "rb") as f:
+                f.seek(card)
+                found = json.loads(f.readline())
+            if len(self._details) > 500:
+                self._details.clear()
+            self._details[card] = found
+        return found
+
+    def by_slug(self, slug: str) -> dict | None:
+        try:
+            slugs = json.loads((self.directory / SLUGS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        offset = slugs.get(slug)
+        return None if offset is None else self.details(offset)
+
+    def lookup(self, name: str) -> tuple[int, str] | None:
+        """(card, how) for a name as written: exact (folded), a face, a short name."""
+        found = self.names.get(norm(name))
+        if found is None:
+            return None
+        if found < 0:
+            return -1 - found, "short name"
+        return found, "name" if norm(self.details(found)["name"]) == norm(name) else "face"
+
+    def near(self, name: str, cutoff: float = 0.84) -> int | None:
+        """The card whose name is nearest a misspelt ``name`` (difflib's ratio >= ``cutoff``)."""
+        from difflib import SequenceMatcher
+
+        key = norm(name)
+        if len(key) < 5:
+            return None
+        if self._by_length is None:
+            by_length: dict[int, list[str]] = {}
+            for k in self.names:
+                by_length.setdefault(len(k), []).append(k)
+            self._by_length = by_length
+        best, best_key = cutoff, None
+        matcher = SequenceMatcher(autojunk=False)
+        matcher.set_seq2(key)
+        for length in range(len(key) - 2, len(key) + 3):
+            for candidate in self._by_length.get(length, ()):
+                if candidate[0] != key[0] and candidate[-3:] != key[-3:]:
+                    continue
+                matcher.set_seq1(candidate)
+                if matcher.real_quick_ratio() < best or matcher.quick_ratio() < best:
+                    continue
+                ratio = matcher.ratio()
+                if ratio > best:
+                    best, best_key = ratio, candidate
+        if best_key is None:
+            return None
+        found = self.names[best_key]
+        return -1 - found if found < 0 else found

@@ -1,0 +1,186 @@
+"""Which cards a question names, and what each brings to the search.
+
+A question names a card
+
+- in brackets, ``[Platinum Angel]`` or ``[[Platinum Angel]]`` -- a name the index does not
+  know is looked up as a misspelling (:meth:`.names.NameIndex.near`), else reported as
+  unknown, never an error;
+- written plainly, "if I cast Lightning Bolt on ...": the longest run of the question's
+  words that is a card's name, a face's name or a legendary card's short name
+  ("Keranos"). A one-word name must be capitalised in the question and must not be a
+  word of the rules (a KB concept's label, a word the rules' text uses, a question word:
+  "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
+  written in lower case must not be made only of such words, nor be a phrase of the rules;
+- misspelt, in a run of two or more capitalised words that is no card's name ("Platinum
+  Angle"): the nearest name, if near enough.
+
+What a card brings (:func:`brought`): the concepts of its keywords, types, ability shapes
+and the concepts its Oracle text names (:mod:`.link`), each with a weight by how the card
+has it (:data:`WEIGHTS`); search multiplies them by each concept's specificity and by
+:data:`kb.search.rank.CARD`, below the asker's own words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .names import Found, NameIndex, norm
+
+MAX_NAME_WORDS = 8
+MAX_CARDS = 6  # a question naming more: the first six
+WEIGHTS = {"keyword": 0.7, "shape": 0.7, "type": 0.3, "mention": 1.0}  # (kb.search.rank: how they were set)
+_BRACKETS = re.compile(r"\[\[([^\[\]\n]{1,150}?)\]\]|\[([^\[\]\n]{1,150}?)\]")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
+_POSSESSIVE = re.compile(r"['’]s?$")
+_JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "de", "la", "le", "du", "des"}
+
+
+def recognise(question: str, index: NameIndex | None, common: set[str] | frozenset = frozenset()) -> tuple[list[Found], list[str]]:
+    """(cards named, bracketed names that are no card). ``common``: folded words that are words of
+    the rules or of questions, not card names, when alone."""
+    if index is None or not question:
+        return [], []
+    found: list[Found] = []
+    unknown: list[str] = []
+    taken: list[tuple[int, int]] = []
+    for m in _BRACKETS.finditer(question):
+        double = m.group(1) is not None
+        asked = (m.group(1) if double else m.group(2)).strip()
+        taken.append(m.span())
+        if not norm(asked):
+            continue
+        hit = index.lookup(asked)
+        how = None
+        if hit is not None:
+            i, kind = hit
+            how = ("double brackets" if double else "brackets") + ("" if kind == "name" else f", {kind}")
+        else:
+            i = index.near(asked)
+            if i is not None:
+                how = "spelling"
+        if how is None:
+            unknown.append(asked)
+            continue
+        _add(found, index, i, how, asked, m.span())
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)
+             if not any(a <= m.start() < b for a, b in taken)]
+    normed = [norm(w) for w, _, _ in words]
+    bare = [norm(_POSSESSIVE.sub("", w)) for w, _, _ in words]  # "Keranos's" -> "keranos"
+    i = 0
+    while i < len(words):
+        matched = 0
+        for n in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
+            span = words[i:i + n]
+            if any(span[k + 1][1] - span[k][2] > 3 for k in range(n - 1)):
+                continue  # a name does not run across a sentence or a list
+            key = " ".join(normed[i:i + n])
+            hit = index.lookup(key)
+            if hit is None and bare[i + n - 1] != normed[i + n - 1]:
+                key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
+                hit = index.lookup(key)
+            if hit is None or key in common or not _plausible(span, key.split(), common):
+                continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
+            card, kind = hit
+            start, end = span[0][1], span[-1][2]
+            _add(found, index, card, "text" if kind == "name" else kind, question[start:end], (start, end))
+            matched = n
+            break
+        i += matched or 1
+    for start, end, asked in _capitalised_runs(words, found, common):
+        card = index.near(asked)
+        if card is not None:
+            _add(found, index, card, "spelling", asked, (start, end))
+    found.sort(key=lambda f: f.span)
+    return found[:MAX_CARDS], unknown
+
+
+def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, span: tuple[int, int]) -> None:
+    if any(f.index == card for f in found):
+        return
+    details = index.details(card)
+    found.append(Found(card, details["name"], details["slug"], how, asked, span, details))
+
+
+def _plausible(span, normed: list[str], common) -> bool:
+    if len(span) == 1:
+        return span[0][0][:1].isupper() and normed[0] not in common
+    if any(w[:1].isupper() for w, _, _ in span):
+        return True
+    return not all(w in common or w in _JOINERS for w in normed)
+
+
+def _capitalised_runs(words, found: list[Found], common):
+    """Runs of two or more capitalised words (joined by "of", "the" ...) that no card found covers."""
+    covered = [f.span for f in found]
+    run: list = []
+
+    def flush():
+        while run and run[-1][0].lower() in _JOINERS:
+            run.pop()
+        while run and (norm(run[0][0]) in common or run[0][0].lower() in _JOINERS):
+            run.pop(0)
+        if sum(1 for w, _, _ in run if w[:1].isupper()) >= 2:
+            start, end = run[0][1], run[-1][2]
+            if not any(a < end and start < b for a, b in covered):
+                yield start, end, " ".join(w for w, _, _ in run)
+
+    for k, word in enumerate(words):
+        w, s, e = word
+        gap_ok = not run or s - run[-1][2] <= 2
+        if w[:1].isupper() and gap_ok:
+            run.append(word)
+        elif run and w.lower() in _JOINERS and gap_ok:
+            run.append(word)
+        else:
+            yield from flush()
+            run = [word] if w[:1].isupper() else []
+    yield from flush()
+
+
+def brought(details: dict) -> dict[str, float]:
+    """concept key -> weight: what a card brings to a question (its keywords, shapes, types, mentions)."""
+    return {key: WEIGHTS.get(how, 0.0) for key, how in details.get("concepts", {}).items()}
+
+
+def read(question: str, index: NameIndex | None, common) -> dict:
+    """What the cards of ``question`` bring: ``{"rest": the question without the card names,
+    "cards": [card dicts: name, slug, how, asked, type_line, text, faces, brought], "unknown": [...],
+    "concepts": {key: weight}, "how": {key: keyword | type | shape | mention}, "rules": {number: weight},
+    "sources": {key: [card names]}}``."""
+    found, unknown = recognise(question, index, common)
+    rest, pos = [], 0
+    for f in found:
+        rest.append(question[pos:f.span[0]])
+        rest.append(" ")
+        pos = f.span[1]
+    rest.append(question[pos:])
+    concepts: dict[str, float] = {}
+    rules: dict[str, float] = {}
+    how: dict[str, str] = {}
+    sources: dict[str, list[str]] = {}
+    cards = []
+    for f in found:
+        details = f.details
+        weights = brought(details)
+        for key, w in weights.items():
+            if w > concepts.get(key, 0.0):
+                concepts[key] = w
+                how[key] = details["concepts"][key]
+            sources.setdefault(key, []).append(f.name)
+        for kw in details.get("keywords", []):
+            if not kw.get("concept"):
+                rules[kw["rule"]] = max(rules.get(kw["rule"], 0.0), WEIGHTS["keyword"])
+        cards.append({
+            "name": f.name, "slug": f.slug, "how": f.how, "asked": f.asked, "edition": details.get("edition"),
+            "type_line": details.get("type_line", ""), "mana_cost": details.get("mana_cost", ""),
+            "text": details.get("text", ""),
+            "faces": [{"name": face["name"], "type_line": face.get("type_line", ""), "text": face.get("text", "")}
+                      for face in details.get("faces", [])],
+            "brought": {"keywords": [kw["name"] for kw in details.get("keywords", [])],
+                        "types": details.get("types", []), "shapes": details.get("shapes", []),
+                        "mentions": details.get("mentions", []),
+                        "rules": [number for number, _ in details.get("rules", [])]},
+            "keyword_concepts": [kw["concept"] for kw in details.get("keywords", []) if kw.get("concept")],
+        })
+    return {"rest": "".join(rest), "cards": cards, "unknown": unknown, "concepts": concepts, "rules": rules,
+            "how": how, "sources": sources}

@@ -1,0 +1,341 @@
+"""Cards as linked data (kb.cards, rulekb.ingest.cards): the card file reader (three shapes,
+bad input, hypothesis), linking by the rules' own keyword list, the build's graph/cards and
+name index, card names in questions (brackets, plain text, faces, short names, spellings),
+``rulekb card``, ``rulekb fetch --cards`` against a real local HTTP server, the card pages.
+Invented rules (tests/fixtures/search) and invented cards (tests/fixtures/cards)."""
+
+from __future__ import annotations
+
+import gzip
+import http.server as http_server
+import json
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulekb.ingest import cards as card_files
+from rulekb.kb import service
+
+from ..helpers import WebServer, assert_bad_input, http, run_cli
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+CARDS = FIXTURES / "cards" / "invented-cards.json"
+ATOMIC = FIXTURES / "cards" / "invented-atomic.json"
+RULES = FIXTURES / "search" / "invented-cr-2041-01-01.txt"
+EDITION = "en/2041-01-01"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path_factory.mktemp("cards-kb") / "store")
+    report = build([str(RULES)], store, reasoner="none", cards=str(CARDS))
+    return store, report
+
+
+@pytest.fixture(scope="module")
+def web(kb):
+    from rulekb.kb.web.app import create_app
+
+    with WebServer(create_app(kb[0])) as root:
+        yield root
+
+
+# -- the reader ------------------------------------------------------------------
+
+def test_the_three_shapes_read_to_the_same_cards(tmp_path):
+    scryfall = card_files.read(CARDS)
+    assert scryfall.shape == "scryfall" and len(scryfall.cards) == 5
+    wind = next(c for c in scryfall.cards if c.name == "Wind // Unwind")
+    assert [f.name for f in wind.faces] == ["Wind", "Unwind"] and "winds itself" in wind.oracle_text
+    trimmed = tmp_path / "trimmed.json.gz"  # the corpus's shape: gzipped, no keywords
+    trimmed.write_bytes(gzip.compress(CARDS.read_bytes()))
+    assert [c.name for c in card_files.read(trimmed).cards] == [c.name for c in scryfall.cards]
+    atomic = card_files.read(ATOMIC)
+    assert atomic.shape == "mtgjson"
+    golem = next(c for c in atomic.cards if c.name == "Brass Golem")
+    assert golem.keywords == ["Gizmoproof"] and golem.type_line == "Gadget — Golem"
+    assert [f.name for f in next(c for c in atomic.cards if c.name == "Wind // Unwind").faces] == ["Wind", "Unwind"]
+    again = card_files.parse_bytes(json.dumps(card_files.to_json(scryfall.cards)).encode())
+    assert [(c.name, c.oracle_text, c.faces) for c in again.cards] == [(c.name, c.oracle_text, c.faces) for c in scryfall.cards]
+
+
+@pytest.mark.parametrize("data, said", [
+    (b"", "empty"),
+    (gzip.compress(CARDS.read_bytes())[:200], "not a complete gzip file"),
+    (CARDS.read_bytes()[:300], "truncated JSON"),
+    (b"<html>not json</html>", "not JSON"),
+    (b'{"rules": []}', "not an Oracle card file"),
+    (b"[1, 2]", "not a Scryfall card array"),
+    (b'{"meta": {}, "data": {"X": "y"}}', "not MTGJSON AtomicCards"),
+    (b"[]", "no cards"),
+])
+def test_a_bad_card_file_is_one_line_naming_it(data, said):
+    with pytest.raises(card_files.CardFileError) as raised:
+        card_files.parse_bytes(data, "some/cards.json")
+    message = str(raised.value)
+    assert message.startswith("some/cards.json: ") and said in message and "\n" not in message
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(
+    st.binary(max_size=400),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                 lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                 max_leaves=20).map(lambda v: json.dumps(v).encode()),
+    st.integers(min_value=1, max_value=1500).map(lambda n: CARDS.read_bytes()[:n]),
+    st.integers(min_value=1, max_value=400).map(lambda n: gzip.compress(CARDS.read_bytes())[:n]),
+))
+def test_fuzz_the_reader_reads_or_says_why(data):
+    try:
+        found = card_files.parse_bytes(data, "fuzz.json")
+    except card_files.CardFileError as exc:
+        assert str(exc).startswith("fuzz.json: ") and "\n" not in str(exc)
+    else:
+        assert found.cards and all(c.name for c in found.cards)
+
+
+# -- linking by the rules' own words --------------------------------------------------
+
+def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
+    from rulekb.ingest.parse import parse_file
+    from rulekb.kb.cards.link import Vocabulary, governing, link
+    from rulekb.kb.rdf import concepts as concept_layer
+
+    edition = parse_file(RULES)[0]
+    concepts = concept_layer.collect([edition])
+    vocab = Vocabulary.of(edition, concepts, concept_layer.Matcher(concepts, "en"))
+    assert {k.name for k in vocab.keywords.values()} == {"Gizmoproof", "Clockwork"}  # 702.1, 702.2: no hand list
+    by = {c.name: c for c in card_files.read(CARDS).cards}
+    golem = link(by["Brass Golem"], vocab)
+    assert [k.name for k in golem.keywords] == ["Gizmoproof"]  # reminder text and its own name aside
+    assert golem.shapes == ["triggered", "replacement"]
+    assert ("702.1", "keyword ability: Gizmoproof") in governing(golem, vocab)
+    tinker = link(by["Tinker, Keeper of Springs"], vocab)
+    assert {k.name for k in tinker.keywords} == {"Clockwork", "Gizmoproof"}
+    assert tinker.shapes == ["activated", "static", "continuous"]
+    wind = link(by["Wind // Unwind"], vocab)
+    assert wind.shapes == ["static"] and wind.keywords == []  # a face's "Sprocket" type is no instant or sorcery
+
+
+# -- the build ----------------------------------------------------------------------
+
+def test_the_build_writes_the_cards_graph_and_the_name_index(kb):
+    store, report = kb
+    assert report.cards["cards"] == 5 and report.cards["edition"] == EDITION
+    rows = service.run(store, "cards-governed-by-rule", edition=EDITION, number="702.1")
+    assert sorted(r["name"] for r in rows) == ["Brass Golem", "Tinker, Keeper of Springs"]
+    assert service.cards_governed_count(store, EDITION, "702.1") == 2
+    assert service.cards_governed_count(store, EDITION, "100.1") == 0
+    governing = service.run(store, "card-rules", card="http://localhost:8000/card/brass-golem")
+    assert [r["number"] for r in governing] == ["702.1"] and governing[0]["why"] == "keyword"
+    from rulekb.kb.search.home import index_dir
+
+    assert (index_dir(store) / "cards.json").is_file()
+
+
+def test_a_bad_card_file_fails_the_build_and_keeps_the_previous_store(tmp_path):
+    import os
+
+    store_dir = tmp_path / "store"
+    first = run_cli("build", str(RULES), "--store", str(store_dir), "--reasoner", "none",
+                    env={**os.environ, "RULEKB_CARDS": str(CARDS)})
+    assert first.returncode == 0, first.stderr
+    bad = tmp_path / "cards.json.gz"
+    bad.write_bytes(gzip.compress(CARDS.read_bytes())[:100])
+    result = run_cli("build", str(RULES), "--store", str(store_dir), "--reasoner", "none",
+                     env={**os.environ, "RULEKB_CARDS": str(bad)})
+    assert_bad_input(result, f"{bad}: not a complete gzip file")  # at the start of the build, before any stage
+    card = run_cli("card", "Brass Golem", "--store", str(store_dir), "--format", "json")
+    assert card.returncode == 0 and card.json["name"] == "Brass Golem"  # the previous cards are kept
+
+
+# -- rulekb card -------------------------------------------------------------------
+
+def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
+    where = ["--store", str(kb[0].root)]
+    data = run_cli("card", "Brass Golem", *where, "--format", "json").json
+    assert data["how"] == "name" and data["iri"].endswith("/card/brass-golem")
+    assert [r["rule"] for r in data["rules"]] == ["702.1"] and data["rules"][0]["text"] == "Gizmoproof"
+    assert service.card(kb[0], "Unwind")["name"] == "Wind // Unwind"
+    assert service.card(kb[0], "Tinker")["how"] == "short name"
+    assert service.card(kb[0], "Bras Golemm")["how"] == "spelling"
+    text = run_cli("card", "Tinker, Keeper of Springs", *where)
+    assert text.returncode == 0 and "702.2" in text.stdout and "Clockwork" in text.stdout
+    for bad in ("No Such Card At All", "[]", "x" * 500):
+        missing = run_cli("card", bad, *where)
+        assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
+
+
+# -- card names in questions --------------------------------------------------------------
+
+@pytest.mark.parametrize("question, name, how", [
+    ("can my opponent target [Brass Golem] with a sprocket?", "Brass Golem", "brackets"),
+    ("can my opponent target [[brass golem]] with a sprocket?", "Brass Golem", "double brackets"),
+    ("if I cast Unwind on my own gadget, is it exiled?", "Wind // Unwind", "face"),
+    ("my opponent wound Tinker this turn: can it be wound again?", "Tinker, Keeper of Springs", "short name"),
+    ("what does [Bras Golem] do when rewound?", "Brass Golem", "spelling"),
+    ("when Brass Golem is rewound, who loses?", "Brass Golem", "text"),
+])
+def test_a_question_names_its_cards(kb, question, name, how):
+    found = service.search(kb[0], question)
+    assert [(c["name"], c["how"]) for c in found["cards"]] == [(name, how)]
+    assert found["cards"][0]["iri"].startswith("http://localhost:8000/card/")
+
+
+def test_the_cards_knowledge_ranks_its_rules_and_says_why(kb):
+    found = service.search(kb[0], "can my opponent's sprocket target [Brass Golem]?")
+    top = [hit.get("rule") for hit in found["results"][:3]]
+    assert "702.1b" in top
+    hit = next(h for h in found["results"] if h.get("rule") == "702.1b")
+    assert any(why.startswith("card Brass Golem:") for why in hit["why"])
+    assert found["cards"][0]["brought"]["keywords"] == ["Gizmoproof"]
+    only = service.search(kb[0], "[[Brass Golem]]")  # nothing but a card: its knowledge is the query
+    assert any(hit.get("rule", "").startswith("702.1") for hit in only["results"][:3])
+
+
+def test_unknown_cards_and_common_words_are_not_cards(kb):
+    found = service.search(kb[0], "does [Not A Real Card] stop a gadget?")
+    assert found["unknown_cards"] == ["Not A Real Card"] and found["cards"] == []
+    plain = service.search(kb[0], "does the wind step come first?")  # "wind" in lower case is a word
+    assert "cards" not in plain
+    shouted = service.search(kb[0], "if I cast Wind on a gadget, does it wind twice?")  # and a word of the rules
+    assert "cards" not in shouted
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(
+    st.text(max_size=300),
+    st.text(alphabet="[] ", max_size=60),
+    st.lists(st.sampled_from(["[", "]", "[[", "]]", "Brass", "Golem", "Wind", "Tinker", "\x00", "\x1b", "\u202e",
+                              "Unwind", "of", "Springs,", " "]), max_size=40).map(" ".join),
+))
+def test_fuzz_questions_with_cards_search_or_say_why(kb, question):
+    from rulekb.kb.errors import KBError
+
+    try:
+        found = service.search(kb[0], question)
+    except KBError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert isinstance(found["results"], list)
+
+
+def test_a_question_of_ten_thousand_characters_is_one_line(kb):
+    result = run_cli("search", "[Brass Golem] " * 715, "--store", str(kb[0].root))
+    assert_bad_input(result, "at most")
+    brackets = run_cli("search", "[[[]]] [] [[", "--store", str(kb[0].root))
+    assert brackets.returncode == 2 and "Traceback" not in brackets.stderr
+
+
+def test_ask_shows_the_cards_oracle_text_beside_the_rules(kb):
+    result = run_cli("ask", "what happens when [Brass Golem] is rewound?", "--store", str(kb[0].root))
+    assert result.returncode == 0
+    assert "card: Brass Golem" in result.stdout and "each duelist loses the duel instead" in result.stdout
+    data = run_cli("ask", "what happens when [Brass Golem] is rewound?", "--store", str(kb[0].root), "--format", "json").json
+    assert data["cards"][0]["name"] == "Brass Golem" and data["rules"]
+    search = run_cli("search", "can [Brass Golem] be targeted by [Foo Bar]?", "--store", str(kb[0].root))
+    assert search.returncode == 0 and "card: Brass Golem (Gadget — Golem) brought: Gizmoproof" in search.stdout
+    assert "no card is named 'Foo Bar'" in search.stdout
+
+
+# -- the web -------------------------------------------------------------------------
+
+def test_card_pages_html_and_rdf_escaped(web):
+    status, _, page = http(web + "card/spring-trap")
+    assert status == 200
+    assert b"<script>alert(1)</script>" not in page and b"&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    status, headers, body = http(web + "card/brass-golem", headers={"Accept": "text/turtle"})
+    assert status == 200 and headers["Content-Type"].startswith("text/turtle")
+    assert b"rk:OracleCard" in body and b"/rule/702.1>" in body
+    status, _, page = http(web + "card/brass-golem")
+    assert b'href="/edition/en/2041-01-01/rule/702.1"' in page
+    status, _, face = http(web + "card/wind-unwind/face/2.nt")
+    assert status == 200 and b'"Unwind"' in face
+    assert http(web + "card/no-such-card")[0] == 404
+
+
+def test_a_rule_page_counts_its_cards_and_links_to_them(web):
+    status, _, page = http(web + "edition/en/2041-01-01/rule/702.1")
+    assert status == 200 and b"2 cards</a> governed by this rule" in page
+    status, _, listing = http(web + "cards?edition=en/2041-01-01&number=702.1")
+    assert status == 200 and b"Brass Golem" in listing and b"Tinker, Keeper of Springs" in listing
+    assert http(web + "cards?edition=en/2041-01-01")[0] == 400
+    assert http(web + "cards?edition=xx/nope&number=1.1")[0] == 404
+
+
+def test_the_search_page_shows_the_cards_of_the_question(web):
+    status, _, page = http(web + "search?q=" + quote("can [Brass Golem] be targeted by [Foo Bar]?") + f"&edition={EDITION}")
+    assert status == 200
+    assert b"Cards in the question" in page and b"each duelist loses the duel instead" in page
+    assert "No card is named “Foo Bar”".encode() in page
+
+
+# -- rulekb fetch --cards ---------------------------------------------------------------
+
+class _Files(http_server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A real HTTP server over a folder of files the test writes: yields (folder, root URL)."""
+    folder = tmp_path / "www"
+    folder.mkdir()
+    handler = lambda *a, **k: _Files(*a, directory=str(folder), **k)  # noqa: E731
+    server = http_server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield folder, f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_fetch_cards_follows_the_bulk_list_and_keeps_the_previous_file_on_bad_input(served, tmp_path):
+    folder, root = served
+    (folder / "oracle.json").write_bytes(CARDS.read_bytes())
+    (folder / "bulk.json").write_text(json.dumps({"object": "list", "has_more": False, "data": [
+        {"object": "bulk_data", "type": "default_cards", "download_uri": root + "nothing.json"},
+        {"object": "bulk_data", "type": "oracle_cards", "download_uri": root + "oracle.json"}]}))
+    (folder / "atomic.json.gz").write_bytes(gzip.compress(ATOMIC.read_bytes()))
+    (folder / "broken.json").write_bytes(CARDS.read_bytes()[:500])
+    cache = tmp_path / "cache"
+    env = {**__import__("os").environ, "RULEKB_CACHE": str(cache)}
+    first = run_cli("fetch", "--cards", root + "bulk.json", "--format", "json", env=env)
+    assert first.returncode == 0, first.stderr
+    assert first.json["cards"] == 5 and first.json["url"] == root + "oracle.json"
+    kept = cache / "cards" / "oracle-cards.json.gz"
+    assert [c.name for c in card_files.read(kept).cards] == [c.name for c in card_files.read(CARDS).cards]
+    before = kept.read_bytes()
+    bad = run_cli("fetch", "--cards", root + "broken.json", env=env)
+    assert_bad_input(bad, "not a card file")
+    missing = run_cli("fetch", "--cards", root + "missing.json", env=env)
+    assert_bad_input(missing, "HTTP 404")
+    assert kept.read_bytes() == before and not [p for p in kept.parent.iterdir() if p.name.startswith(".")]
+    atomic = run_cli("fetch", "--cards", root + "atomic.json.gz", "--format", "json", env=env)
+    assert atomic.returncode == 0 and atomic.json["shape"] == "mtgjson" and atomic.json["cards"] == 2
+    from rulekb.kb.cards.build import card_file
+
+    import os
+
+    old = {k: os.environ.pop(k, None) for k in ("RULEKB_CARDS",)}
+    os.environ["RULEKB_CACHE"], cache_before = str(cache), os.environ.get("RULEKB_CACHE")
+    try:
+        assert card_file() == kept  # the build reads what fetch --cards kept
+    finally:
+        for k, v in old.items():
+            if v is not None:
+                os.environ[k] = v
+        if cache_before is None:
+            os.environ.pop("RULEKB_CACHE", None)
+        else:
+            os.environ["RULEKB_CACHE"] = cache_before

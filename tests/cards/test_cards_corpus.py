@@ -1,0 +1,45 @@
+"""Cards on the real corpus KB (its card file, cards/ of the corpus): the 2026 rules' own
+keyword list links real cards, a legendary's short name and a face are recognised in
+questions, and a rules change shows which cards it touches."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulekb.kb import service
+
+pytestmark = pytest.mark.corpus
+NEWEST = "en/2026-01-16"
+
+
+def test_real_cards_are_linked_to_their_rules(corpus_kb):
+    store, report = corpus_kb
+    assert report.cards["cards"] > 29_000 and report.cards["edition"] == NEWEST
+    angel = service.card(store, "Platinum Angel")
+    assert {"702.9", "302.1", "301.7"} <= {r["rule"] for r in angel["rules"]}  # flying, creature, artifact
+    assert "lose-the-game" in angel["mentions"]
+    keranos = service.card(store, "Keranos")
+    assert keranos["name"] == "Keranos, God of Storms" and keranos["how"] == "short name"
+    assert {"legendary", "enchantment", "creature"} <= set(keranos["types"])
+    assert "triggered" in keranos["shapes"] and "continuous" in keranos["shapes"]
+    scales = service.card(store, "Hardened Scales")
+    assert "replacement" in scales["shapes"] and "614.1" in {r["rule"] for r in scales["rules"]}
+
+
+def test_questions_name_real_cards(corpus_kb):
+    store, _ = corpus_kb
+    found = service.search(store, "My opponent is at 0 life but controls [Platinum Angel]; I destroy it with Murder.")
+    assert [c["name"] for c in found["cards"]] == ["Platinum Angel", "Murder"]
+    assert any("card Platinum Angel" in why for hit in found["results"] for why in hit["why"])
+    trample = service.search(store, "My [[Colossal Dreadmaw]] is blocked by a 1/1. How much damage tramples over?")
+    assert any(hit.get("rule", "").startswith("702.19") for hit in trample["results"][:5])
+    plain = service.search(store, "what is the shared life total in two-headed giant?")
+    assert "cards" not in plain  # a phrase of the rules before it is a card's name
+
+
+def test_a_change_shows_the_cards_it_touches(corpus_kb):
+    store, _ = corpus_kb
+    rows = service.run(store, "cards-touched-by-changes", old="en/2025-11-14", new=NEWEST)
+    touched = {(r["number"], r["name"]) for r in rows}
+    assert any(number.startswith("702.124") for number, _ in touched)  # Partner's rules changed in 2026
+    assert service.cards_governed_count(store, NEWEST, "702.19b") > 1000  # trample's subrule: trample's cards
