@@ -108,7 +108,9 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
     """``(data, french, english, base)``: :func:`translation_data` with the alignment kept
     (``data["pairs"]``: French number -> base English number; ``data["successors"]``: base
     number -> its number in ``english``, when the base is older) and the base edition
-    (``None`` when not detected): what the translators' exchange formats are made of.
+    (``None`` when not detected; when detected among candidates, its header and rules
+    only: :func:`kb.rdf.stored_edition.stored_edition`'s ``rules_only``): what the
+    translators' exchange formats are made of.
     ``lineages=False`` aligns the base with ``english`` again instead of reading the stored
     lineages (the comparison's and the bench's baseline)."""
     from ..errors import KBError
@@ -140,7 +142,10 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
         if not chosen:
             chosen = [r["edition"] for r in rows]
             window = None
-        candidates = [english if name == english.id else stored_edition(opener(), name) for name in chosen]
+        # rules only: what detecting the base and reporting against it read (not the
+        # glossaries, a third of reading an edition back, times twenty candidates)
+        candidates = [english if name == english.id else stored_edition(opener(), name, rules_only=True)
+                      for name in chosen]
         info["window"] = list(window) if window else None
         data = drift_report(fr, english, candidates=candidates,
                             alignment_of=stored_alignment(opener) if lineages and not _names_file(us) else None)
