@@ -9,7 +9,8 @@ test can name: a base rule the two carry to different rules of the newest editio
 lineages follow a rule through every edition in between; one alignment across a decade
 or two loses or swaps some -- 2003's 404.1, triggered abilities, is 603.1 now, which the
 lineages follow and a direct alignment 2003 -> 2026 misses), or that they judge changed
-differently. A difference without such a cause fails: no silent change of findings."""
+differently. A difference without such a cause fails: no silent change of findings. And the
+report now says what the build stored (``translation-findings``): both follow the lineages."""
 
 from __future__ import annotations
 
@@ -50,6 +51,9 @@ def test_every_french_text_finds_through_the_lineages_what_the_aligner_finds(cor
         if base is None or base.id == english.id:
             continue  # nothing carried through a base: one path
         compared += 1
+        # what the build stored (graph/translation, found through the same lineages): the same
+        stored = Counter(row["kind"] for row in service.run(store, "translation-findings", edition=french))
+        assert stored == Counter(i["kind"] for i in data["items"]), french
         direct = aligned_with.setdefault(base.id, align(base, english))
         before = drift_report(fr, english, base=base, alignment_of=lambda b, t, wanted: direct)
         lineage_kinds, aligner_kinds = Counter(i["kind"] for i in data["items"]), Counter(i["kind"] for i in before["items"])
