@@ -42,8 +42,11 @@ def _run(store, name: str, **params) -> list[dict[str, str]]:
     return store.select(query.text, query.bindings(params))
 
 
-def stored_edition(store, edition_id: str) -> Edition:
-    """The edition ``edition_id`` as the KB holds it; :class:`NotFound` when it has none."""
+def stored_edition(store, edition_id: str, rules_only: bool = False) -> Edition:
+    """The edition ``edition_id`` as the KB holds it; :class:`NotFound` when it has none.
+    ``rules_only``: its header and rules (with their examples) only, no parts, sections,
+    glossary or warnings -- three queries of six, for a reader of rules alone (the
+    translation report's candidate bases: twenty editions read to score a French text)."""
     info = _run(store, "edition-info", edition=edition_id)
     if not info:
         raise NotFound(f"no edition {edition_id!r} in the knowledge base (rulekb editions lists them)")
@@ -56,7 +59,7 @@ def stored_edition(store, edition_id: str) -> Edition:
         sources=[_source(row["source"]) for row in info if row.get("source")],
         partial=first.get("partial") == "true",
     )
-    for row in _run(store, "edition-sections", edition=edition_id):
+    for row in () if rules_only else _run(store, "edition-sections", edition=edition_id):
         heading = Heading(row["number"], row.get("title", ""), int(row.get("order", 0)))
         (edition.parts if row["kind"] == "part" else edition.sections).append(heading)
 
@@ -78,6 +81,8 @@ def stored_edition(store, edition_id: str) -> Edition:
             printed=row.get("printed"),
         ))
 
+    if rules_only:
+        return edition
     entries: dict[tuple[int, str], dict] = {}
     for row in _run(store, "edition-glossary", edition=edition_id):
         key = (int(row["order"]), row["term"])

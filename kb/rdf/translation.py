@@ -101,6 +101,20 @@ def lineage_alignment(chained, base: Edition, target: Edition, wanted: set[str] 
     (primary pairs only; ``detail`` from the two end texts, as the matcher gives it,
     for the ``wanted`` rules only: the others' say "text", and only their
     successors are read)."""
+    numbers = {}
+    for rule in base.rules:
+        lineage = chained.of(base.id, rule.number)
+        if lineage is not None and target.id in lineage.numbers:
+            numbers[rule.number] = lineage.numbers[target.id]
+    return successor_alignment(numbers, base, target, wanted)
+
+
+def successor_alignment(numbers: dict[str, str], base: Edition, target: Edition, wanted: set[str] | None = None):
+    """:func:`lineage_alignment` from the lineages' answer alone: ``numbers`` maps a base
+    rule's number to the number its lineage has in ``target`` (a base rule without one
+    was removed on the way). Whoever holds the lineages -- the build's in memory, the
+    store's graph/lineage (:func:`kb.translate.from_kb.stored_alignment`) -- gives the
+    same alignment."""
     from ..align.model import MODIFIED, REMOVED, RENUMBERED, UNCHANGED, Alignment, Pair
     from ..align.normalise import masked, plain, tokens
     from ..align.profile import content
@@ -108,8 +122,7 @@ def lineage_alignment(chained, base: Edition, target: Edition, wanted: set[str] 
     new_rules = {r.number: r for r in target.rules}
     pairs = []
     for rule in base.rules:
-        lineage = chained.of(base.id, rule.number)
-        new = lineage.numbers.get(target.id) if lineage else None
+        new = numbers.get(rule.number)
         if new is None or new not in new_rules:
             pairs.append(Pair(rule.number, None, REMOVED, 0.0))
             continue

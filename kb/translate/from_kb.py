@@ -12,6 +12,15 @@ edition (slow; the JSON's ``base.seconds`` says how long); an edition id takes t
 edition and detects nothing.
 
 ``store`` is a store or a callable giving it (opened only when an id needs it).
+
+Why the stored lineages when the French translates an older edition: the report must
+carry each base rule to the newest English edition and know whether it changed. The
+build chained every pair of consecutive English editions and stored the lineages
+(graph/lineage), so the base -> newest correspondence is two reads of the store
+(:func:`stored_alignment`, a tenth of a second each) where aligning the two editions
+again took most of the report's time (9 of 10 s for a whole French text). The
+aligner stays the path for an English edition the lineages do not hold (one read from
+a file, a partial one).
 """
 
 from __future__ import annotations
@@ -60,12 +69,16 @@ def load_french(sources: list[str], store):
 
 
 def english_rows(store) -> list[dict]:
-    """The KB's complete, dated English editions, oldest first."""
-    from ..store.queries import editions
+    """The KB's complete, dated English editions, oldest first (``edition``,
+    ``effective_date``). Why the named query ``edition-graphs`` and not ``editions``: the
+    latter counts every edition's rules, most of a second on the full KB, for nothing here."""
+    from ..store.queries import run
 
-    rows = [e for e in editions(_opener(store)()) if e["language"] == "en" and not e["partial"]
-            and e["effective_date"]]
-    return sorted(rows, key=lambda e: e["effective_date"])
+    rows: dict[str, dict] = {}
+    for row in run(_opener(store)(), "edition-graphs"):
+        if row["language"] == "en" and row.get("partial") != "true" and row.get("effective_date"):
+            rows.setdefault(row["edition"], row)
+    return sorted(rows.values(), key=lambda e: (e["effective_date"], e["edition"]))
 
 
 def default_us(rows: list[dict]) -> str:
@@ -94,11 +107,16 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
     return data, fr, english
 
 
-def translation_parts(sources: list[str], us: str | None = None, base: str = "auto", store=None):
+def translation_parts(sources: list[str], us: str | None = None, base: str = "auto", store=None,
+                      lineages: bool = True):
     """``(data, french, english, base)``: :func:`translation_data` with the alignment kept
     (``data["pairs"]``: French number -> base English number; ``data["successors"]``: base
     number -> its number in ``english``, when the base is older) and the base edition
-    (``None`` when not detected): what the translators' exchange formats are made of."""
+    (``None`` when not detected; when detected among candidates, its header and rules
+    only: :func:`kb.rdf.stored_edition.stored_edition`'s ``rules_only``): what the
+    translators' exchange formats are made of.
+    ``lineages=False`` aligns the base with ``english`` again instead of reading the stored
+    lineages (the comparison's and the bench's baseline)."""
     from ..errors import KBError
     from ..rdf.stored_edition import load_edition, stored_edition
     from ..translate.drift import drift_report
@@ -128,16 +146,79 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
         if not chosen:
             chosen = [r["edition"] for r in rows]
             window = None
-        candidates = [english if name == english.id else stored_edition(opener(), name) for name in chosen]
+        # rules only: what detecting the base and reporting against it read (not the
+        # glossaries, a third of reading an edition back, times twenty candidates)
+        candidates = [english if name == english.id else stored_edition(opener(), name, rules_only=True)
+                      for name in chosen]
         info["window"] = list(window) if window else None
-        data = drift_report(fr, english, candidates=candidates)
+        data = drift_report(fr, english, candidates=candidates,
+                            alignment_of=stored_alignment(opener) if lineages and not _names_file(us) else None)
         base_edition = next((c for c in candidates if c.id == data.get("base_detected")), None)
     else:
-        base_edition = english if base == english.id else load_edition(base, opener)
+        if base == english.id:
+            base_edition = english
+        elif _names_file(base):
+            base_edition = load_edition(base, opener)
+        else:  # rules only, as a detected base (an alias or a date names the edition it resolves to)
+            from ..timeline.answers import resolve
+
+            base_edition = stored_edition(opener(), resolve(opener(), base).edition, rules_only=True)
         if base_edition.language != "en":
             raise KBError(f"--base {base_edition.id} is not English")
-        data = drift_report(fr, english, base=base_edition)
+        in_kb = lineages and not _names_file(us) and not _names_file(base)
+        data = drift_report(fr, english, base=base_edition, alignment_of=stored_alignment(opener) if in_kb else None)
     info.update(data["base"])
     info["seconds"] = round(time.perf_counter() - started, 2)  # reading the candidates included
     data["base"] = info
     return data, fr, english, base_edition
+
+
+def _names_file(name: str) -> bool:
+    """Whether an edition name is a source file (parsed, not read from the KB: its
+    lineages are not the KB's), as :func:`kb.rdf.stored_edition.load_edition` tells them."""
+    from pathlib import Path
+
+    return name.endswith((".txt", ".html", ".htm", ".pdf", ".docx")) or Path(name).is_file()
+
+
+def stored_successors(store, base: str, target: str) -> dict[str, str] | None:
+    """Base rule number -> the number its lineage has in ``target``, read from the KB's
+    lineages (named query ``page-lineages``, once per edition); None when no lineage of the
+    KB joins them (a partial edition, one not in the KB, two languages)."""
+    from ..store.queries import run
+
+    opened = _opener(store)()
+    if opened is None:
+        return None
+    lineage_of = {row["number"]: row["lineage"] for row in run(opened, "page-lineages", edition=base)}
+    if not lineage_of:
+        return None
+    number_in_target: dict[str, str] = {}
+    for row in run(opened, "page-lineages", edition=target):
+        number_in_target.setdefault(row["lineage"], row["number"])
+    found = {number: number_in_target[lid] for number, lid in lineage_of.items() if lid in number_in_target}
+    return found or None  # no lineage joins them (not chained together): not a correspondence
+
+
+def stored_alignment(store):
+    """The ``alignment_of`` of :func:`kb.translate.drift.drift_report` for editions of the
+    KB: base -> target as the stored lineages chain it
+    (:func:`kb.rdf.translation.successor_alignment`, what the build's own report uses),
+    and :func:`kb.align.align` when the lineages hold neither edition."""
+
+    def alignment_of(base, target, wanted):
+        from ..align import align
+        from ..errors import KBError
+        from ..rdf.translation import successor_alignment
+
+        numbers = None
+        if store is not None:
+            try:
+                numbers = stored_successors(store, base.id, target.id)
+            except KBError:  # no KB to read
+                numbers = None
+        if numbers is None:
+            return align(base, target)
+        return successor_alignment(numbers, base, target, wanted)
+
+    return alignment_of
