@@ -55,4 +55,5 @@ the build wrote for exactly that build, instead of evaluating them per request.
   without the file (``tests/web/test_page_data.py``).
 """
 
-from .data import ANSWERED, LINEAGE_QUERIES, NONEMPTY_QUERIES, STRUCTURE_QUERIES, PageData, companion, for_store, paged, write  # noqa: F401
+from .data import ANSWERED, LINEAGE_QUERIES, NONEMPTY_QUERIES, STRUCTURE_QUERIES, companion, write  # noqa: F401
+from .reading import PageData, for_store, paged  # noqa: F401

@@ -93,7 +93,7 @@ def test_the_build_writes_page_data_beside_the_store(two_editions):
 
 
 def test_page_data_is_not_used_for_a_changed_query(two_editions, monkeypatch):
-    from rulekb.kb.pages import data as page_data
+    from rulekb.kb.pages import reading as page_reading
     from rulekb.kb.store import queries
 
     store, _ = two_editions
@@ -108,8 +108,8 @@ def test_page_data_is_not_used_for_a_changed_query(two_editions, monkeypatch):
         return found
 
     monkeypatch.setattr(queries, "get", changed)
-    monkeypatch.setattr(page_data.queries, "get", changed)
-    reopened = page_data.PageData(companion(store.data_dir()))
+    monkeypatch.setattr(page_reading.queries, "get", changed)
+    reopened = page_reading.PageData(companion(store.data_dir()))
     assert reopened.answers == set(ANSWERED) - {"rule-in-french", "rule-siblings"}
     assert reopened.rows("rule-in-french", "en/2030-05-05", "100.1") is None  # the store is asked
     assert reopened.rows("rule-siblings", "en/2030-05-05", "100.1") is None
@@ -140,14 +140,14 @@ def test_a_store_without_page_data_asks_the_store(two_editions):
     store, _ = two_editions
     path = companion(store.data_dir())
     path.unlink()
-    from rulekb.kb.pages import data as page_data
+    from rulekb.kb.pages import reading as page_reading
 
-    page_data._OPEN.clear()
-    page_data._LOOKED.clear()
+    page_reading._OPEN.clear()
+    page_reading._LOOKED.clear()
     assert for_store(store) is None
     again = write(store)
     assert Path(again["file"]) == path and for_store(store) is None  # looked a moment ago: not yet
-    page_data._LOOKED.clear()
+    page_reading._LOOKED.clear()
     assert for_store(store) is not None
 
 
@@ -156,7 +156,7 @@ def test_page_data_of_another_layout_is_not_read(two_editions):
     tables or columns) is left alone -- the pages ask the store -- rather than failing them."""
     import sqlite3
 
-    from rulekb.kb.pages import data as page_data
+    from rulekb.kb.pages import reading as page_reading
 
     store, _ = two_editions
     path = companion(store.data_dir())
@@ -164,8 +164,8 @@ def test_page_data_of_another_layout_is_not_read(two_editions):
     db.execute("UPDATE meta SET value = '1' WHERE key = 'layout'")
     db.commit()
     db.close()
-    page_data._OPEN.clear()
-    page_data._LOOKED.clear()
+    page_reading._OPEN.clear()
+    page_reading._LOOKED.clear()
     assert for_store(store) is None
     assert run(paged(store, "en/2030-05-05", "100.1"), "rule", edition="en/2030-05-05", number="100.1")
 

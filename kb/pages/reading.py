@@ -1,0 +1,215 @@
+"""Reading the page data of a build (the web's rule pages; see the package doc): one file a
+build, opened read-only, looked for again at most every :data:`LOOK_EVERY` seconds."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from ..store import queries
+from . import changes
+from .data import (ANSWERED, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
+                   UNCHAINED_QUERIES, WORDING_QUERIES, _digest, companion)
+
+
+class PageData:
+    """One build's page data, opened read-only (thread-safe: one connection, one lock)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        self._lock = threading.Lock()
+        with self._lock:
+            meta = dict(self._db.execute("SELECT key, value FROM meta"))
+        self.layout = meta.get("layout")
+        self.concept_prefix = meta.get("concept_prefix", "")
+        # only the queries whose text is still the one the rows came from
+        current = {name for name in (*ANSWERED, changes.QUERY)
+                   if meta.get(f"query:{name}") == _digest(queries.get(name).text)}
+        if "lineage-versions" not in current:  # the wording's text, and which wording it is, are its rows
+            current.difference_update(WORDING_QUERIES)
+        self.answers = current - {changes.QUERY}
+        self.has_changes = changes.QUERY in current  # the rows of rules-changed-between
+
+    def rule(self, edition: str, number: str) -> tuple | None:
+        """(lineage, parent, flags, wording) of a rule version, None when the build has no such key."""
+        with self._lock:
+            return self._db.execute("SELECT lineage, parent, flags, wording FROM rules WHERE edition = ? AND number = ?",
+                                    (edition, number)).fetchone()
+
+    def rows(self, name: str, edition: str, number: str, rule: tuple | None | bool = False) -> list[dict] | None:
+        """The rows ``name`` gives for (edition, number), or None: ask the store. ``rule``:
+        what :meth:`rule` gave for the key, when the caller has it already."""
+        if name not in self.answers:
+            return None
+        if rule is False:
+            rule = self.rule(edition, number)
+        if name in NONEMPTY_QUERIES:  # page-flags names every key such a query has rows for
+            return None if rule is not None and rule[2] & KIND_BIT[NONEMPTY_QUERIES[name]] else []
+        if name in WORDING_QUERIES:
+            return self._from_wording(name, edition, number, rule)
+        if name in STRUCTURE_QUERIES:
+            if rule is None or not rule[2] & PLACED:
+                return None
+            parent = rule[1] if name == "rule-siblings" else number
+            with self._lock:
+                found = self._db.execute("SELECT members FROM groups WHERE edition = ? AND parent = ?",
+                                         (edition, parent)).fetchone()
+            if found is None:
+                return []  # (a rule without subrules)
+            if found[0] is None:
+                return None
+            if name == "rule-siblings":
+                return [{"sibling_number": n, "sibling_order": o} for n, o in json.loads(found[0])]
+            return [{"child_number": n} for n, _ in json.loads(found[0])]
+        if rule is None or rule[0] is None:
+            return []  # no lineage: the query's anchor matches nothing
+        if rule[0] == SEVERAL or name in UNCHAINED_QUERIES:
+            return None
+        with self._lock:
+            row = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
+                                   (rule[0], name)).fetchone()
+        return json.loads(row[0]) if row is not None else None
+
+    def _from_wording(self, name: str, edition: str, number: str, rule: tuple | None) -> list[dict] | None:
+        """``rule`` of a placed rule (one node, a Rule, one parent and order) without a printed
+        number (page-flags), from its wording; ``rule-concepts`` of such a rule stating no mention
+        of its own (page-flags), from what its wording mentions."""
+        if rule is None or not rule[2] & PLACED or rule[2] & KIND_BIT[WORDING_QUERIES[name]]:
+            return None
+        if rule[0] is None:  # no lineage: no wording, its text is not kept
+            return None
+        if rule[0] == SEVERAL or rule[3] is None:
+            return None
+        if name == "rule-concepts":
+            return self._wording_concepts(rule[0], rule[3])
+        with self._lock:
+            iri = self._db.execute("SELECT iri FROM editions WHERE edition = ?", (edition,)).fetchone()
+            versions = self._db.execute("SELECT rows FROM lineage_rows WHERE lineage = ? AND query = ?",
+                                        (rule[0], "lineage-versions")).fetchone()
+            members = self._db.execute("SELECT members FROM groups WHERE edition = ? AND parent = ?",
+                                       (edition, rule[1])).fetchone()
+        if iri is None or versions is None or members is None or members[0] is None:
+            return None
+        order = next((o for n, o in json.loads(members[0]) if n == number), None)
+        wordings = json.loads(versions[0])
+        if order is None or rule[3] >= len(wordings):
+            return None
+        # the rule query's row, its variables in its order (kb.rdf.iris.Minter.rule: the edition's IRI + /rule/N)
+        row = {"rule": f"{iri[0]}/rule/{number}"}
+        if "text" in wordings[rule[3]]:
+            row["text"] = wordings[rule[3]]["text"]
+        row["parent"], row["order"] = rule[1], order
+        return [row]
+
+    def _wording_concepts(self, lineage: int, wording: int) -> list[dict] | None:
+        with self._lock:
+            found = self._db.execute("SELECT rows FROM wording_concepts WHERE lineage = ? AND wording = ?",
+                                     (lineage, wording)).fetchone()
+        if found is None:
+            return []  # the wording mentions nothing
+        if found[0] is None:
+            return None
+        return [{"concept": self.concept_prefix + r[0], "label": r[1]} if len(r) > 1
+                else {"concept": self.concept_prefix + r[0]} for r in json.loads(found[0])]
+
+    def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
+        """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""
+        if not self.has_changes:
+            return None
+        with self._lock:
+            return changes.window(self._db, first, last, language)
+
+    def changes_per_date(self, first: str, last: str, language: str | None) -> list[dict] | None:
+        """The rows ``changes-per-date`` gives for (first, last], or None: ask the store."""
+        if not self.has_changes:
+            return None
+        with self._lock:
+            return changes.per_date(self._db, first, last, language)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+_OPEN: dict[str, PageData | None] = {}  # build (data directory) -> its page data, None: not there
+_LOOKED: dict[str, float] = {}
+_LOCK = threading.Lock()
+LOOK_EVERY = 1.0  # seconds between looks for a file not (yet) written
+
+
+def for_store(store) -> PageData | None:
+    """The page data of the build ``store`` reads now, or None (remote store, not written yet)."""
+    if getattr(store, "local_root", None) is None:
+        return None
+    try:
+        build = store.build_id()
+    except Exception:  # noqa: BLE001 - no store: the queries say so
+        return None
+    if build is None:
+        return None
+    found = _OPEN.get(build)
+    if found is not None:
+        return found
+    now = time.monotonic()
+    with _LOCK:
+        if build in _OPEN and _OPEN[build] is not None:
+            return _OPEN[build]
+        if now - _LOOKED.get(build, float("-inf")) < LOOK_EVERY:
+            return None
+        _LOOKED[build] = now
+        path = companion(Path(build))
+        opened = None
+        if path.is_file():
+            try:
+                opened = PageData(path)
+            except sqlite3.Error:
+                opened = None
+            if opened is not None and opened.layout != LAYOUT:
+                opened.close()
+                opened = None
+        for other in [b for b in _OPEN if b != build]:  # an older build's file: closed
+            old = _OPEN.pop(other)
+            if old is not None:
+                old.close()
+        _OPEN[build] = opened
+        return opened
+
+
+class PagedStore:
+    """``store`` for one rule's page: the named queries the page data holds are answered
+    from it for exactly (edition, number); everything else goes to ``store``, each query text
+    and bindings asked once for the page (the history of an unchained rule asks ``rule``
+    again; the rows are only read)."""
+
+    def __init__(self, store, data: PageData, edition: str, number: str):
+        self._store, self._data = store, data
+        self._key = {"edition": edition, "number": number}
+        self._texts = {queries.get(name).text: name for name in data.answers}
+        self._rule: tuple | None | bool = False  # the key's row, read once per page
+        self._asked: dict[tuple, list[dict]] = {}
+
+    def select(self, sparql: str, bindings: dict | None = None):
+        name = self._texts.get(sparql)
+        if name is not None and bindings == self._key:
+            if self._rule is False:
+                self._rule = self._data.rule(self._key["edition"], self._key["number"])
+            rows = self._data.rows(name, self._key["edition"], self._key["number"], self._rule)
+            if rows is not None:
+                return rows
+        asked = (sparql, tuple(sorted((bindings or {}).items())))
+        if asked not in self._asked:
+            self._asked[asked] = self._store.select(sparql, bindings)
+        return self._asked[asked]
+
+    def __getattr__(self, attribute):
+        return getattr(self._store, attribute)
+
+
+def paged(store, edition: str, number: str, use: bool = True):
+    """The store a rule page reads: :class:`PagedStore` when the build has page data."""
+    data = for_store(store) if use else None
+    return PagedStore(store, data, edition, number) if data is not None else store
