@@ -38,7 +38,7 @@ from .context import WebContext
 from .errors import WebError
 from .html import page
 
-_NUMBER = re.compile(rf"{numbers.RULE}{numbers.LETTER}*")
+_NUMBER = re.compile(numbers.RULE_OR_SUBRULE)
 FEED_EDITIONS = 40  # entries of /feed/editions
 
 
