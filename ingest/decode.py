@@ -13,7 +13,14 @@ with BOM). The order of the checks matters:
 5. Otherwise cp1252, the Windows codepage the older archive copies use; the five
    bytes cp1252 leaves undefined are read as their Latin-1 code points.
 
-Line endings (LF, CRLF, CR, and files that mix CR with CRLF) become ``\\n``.
+Line endings (LF, CRLF, CR, and files that mix CR with CRLF) become ``\\n``, and so do the
+other ways Unicode ends a line or a paragraph (U+2028, U+2029, NEL, vertical tab, form feed:
+a rule's second paragraph joined to the first by a line separator is a paragraph, as the
+editions that print it on a line of its own have it). Zero-width characters (U+200B-U+200D,
+U+2060, a byte-order mark inside the text) go: they are invisible in print and would split or
+glue words and numbers. A line of nothing but spaces (any Unicode space: a lone no-break
+space) is an empty line. :func:`clean` does these three for text that did not come as bytes
+(the PDF and Word readers).
 """
 
 from __future__ import annotations
@@ -32,6 +39,10 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _NEWLINES = re.compile(r"\r\n|\r|\n")
+_SEPARATORS = re.compile("[\u2028\u2029\u0085\x0b\x0c\x1c\x1d\x1e]")  # Unicode line and paragraph ends
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+_SPACE_ONLY = re.compile(r"^[^\S\n]+$", re.MULTILINE)  # a line of spaces, any Unicode space
+_UNUSUAL = re.compile("[\u2028\u2029\u0085\x0b\x0c\x1c\x1d\x1e\u200b\u200c\u200d\u2060\ufeff\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 
 
@@ -108,4 +119,13 @@ def decode(data: bytes) -> Decoded:
             f"binary input: {controls} control characters in the first 64 KiB ({encoding})"
         )
     endings = line_endings(raw)
-    return Decoded(_NEWLINES.sub("\n", raw), encoding, endings)
+    return Decoded(clean(_NEWLINES.sub("\n", raw)), encoding, endings)
+
+
+def clean(text: str) -> str:
+    """Unicode line and paragraph separators -> ``\\n``, zero-width characters dropped,
+    lines of spaces emptied (``text``'s own line ends already ``\\n``)."""
+    if not _UNUSUAL.search(text):  # (nearly every file: one scan, no copy)
+        return text
+    text = _ZERO_WIDTH.sub("", _SEPARATORS.sub("\n", text))
+    return _SPACE_ONLY.sub("", text)
