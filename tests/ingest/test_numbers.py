@@ -229,3 +229,14 @@ def test_the_grammar_finds_two_letter_subrules_where_text_holds_them():
     assert re.match(numbers.RULE_NUMBER, "704.5aa Text").groups() == ("704", "5", "aa")
     assert re.match(numbers.RULE_OR_SUBRULE, "704.5aa").group(0) == "704.5aa"  # greedy, not 704.5a
     assert [m.group(1) for m in cite_check._BARE_SUBRULE.finditer("per 704.5aa and 704.5z")] == ["704.5aa", "704.5z"]
+
+
+def test_the_kb_shape_of_a_rule_number_is_the_grammar():
+    """SHACL (ontology/shapes.ttl) checks a rule's rk:number with a pattern of its own: it must
+    accept what the grammar prints (704.5aa included) and refuse sections and parts."""
+    shapes = (ROOT / "ontology" / "shapes.ttl").read_text(encoding="utf-8")
+    [pattern] = [p.replace("\\\\", "\\") for p in re.findall(r'sh:pattern "(\^\[0-9\]\{3\}\\\\\.[^"]*)"', shapes)]
+    for number in ("111.2", "111.2a", "704.5z", "704.5aa", "704.5ab", "999.999zz"):
+        assert re.search(pattern, number) and numbers.is_valid(number), number
+    for other in ("111", "1", "111.2.", "111.2A"):
+        assert not re.search(pattern, other), other
