@@ -263,6 +263,11 @@ def search(store, query: str, edition: str | None = None, lang: str | None = Non
     or every edition (one hit per lineage)."""
     from .search.engine import searcher_for
 
+    if edition and edition != "all":
+        from .timeline.editions import names_by_alias
+
+        if names_by_alias(edition):  # en/latest, en@2010-03-15: the id they name (one resolver)
+            edition = resolve_edition(store, edition).edition
     return searcher_for(store).search(query, edition=edition, lang=lang, all_editions=all_editions,
                                       limit=limit, offset=offset)
 

@@ -89,7 +89,7 @@ def _write(text: str, warning: str | None) -> None:
 def translation_report_command(
     sources: list[str] = typer.Argument(..., help="French source files or directories (several pages of one text "
                                         "combine), or a French edition id in the KB (e.g. fr/2011-02-04)."),
-    us: str = typer.Option(None, "--us", help="The English edition to check against: an id or a source file "
+    us: str = typer.Option(None, "--us", help="The English edition to check against: an id, alias (en/latest), date (en@2010-03-15) or a source file "
                            "(default: the newest complete English edition in the KB)."),
     base: str = typer.Option("auto", "--base", help="The English edition the French translates: auto (detect "
                              "among the KB's complete English editions dated 3 years before to 6 months after "
@@ -163,7 +163,7 @@ def lexicon(
     glossary: list[str] = typer.Option(
         None, "--glossary", help="A French text (files/directories, or an id in the KB) whose glossary entries are "
         "paired with the English glossary's entries citing the same rules. Repeatable."),
-    us: str = typer.Option(None, "--us", help="The English edition for --glossary: an id or a source file "
+    us: str = typer.Option(None, "--us", help="The English edition for --glossary: an id, alias (en/latest), date (en@2010-03-15) or a source file "
                            "(default: the newest complete English edition in the KB)."),
     store: str = StoreOption,
     format: LexiconFormat = typer.Option(LexiconFormat.csv, "--format", "-f",
