@@ -229,6 +229,13 @@ def test_the_grammar_finds_two_letter_subrules_where_text_holds_them():
     assert re.match(numbers.RULE_NUMBER, "704.5aa Text").groups() == ("704", "5", "aa")
     assert re.match(numbers.RULE_OR_SUBRULE, "704.5aa").group(0) == "704.5aa"  # greedy, not 704.5a
     assert [m.group(1) for m in cite_check._BARE_SUBRULE.finditer("per 704.5aa and 704.5z")] == ["704.5aa", "704.5z"]
+    from rulekb.kb.search.understand import understand
+
+    assert understand("what does rule 704.5aa say?", "en").numbers == ["704.5aa"]
+    assert understand("que dit la règle 704.5AA ?", "fr").numbers == ["704.5aa"]
+    from rulekb.kb.web.timeline_pages import _number
+
+    assert _number("704.5aa.") == "704.5aa"
 
 
 def test_the_kb_shape_of_a_rule_number_is_the_grammar():
