@@ -247,3 +247,10 @@ def test_the_kb_shape_of_a_rule_number_is_the_grammar():
         assert re.search(pattern, number) and numbers.is_valid(number), number
     for other in ("111", "1", "111.2.", "111.2A"):
         assert not re.search(pattern, other), other
+
+
+@given(st.text(alphabet="0123456789.abyz -–,rulesègandet()", max_size=60))
+def test_citations_in_any_text_expand_to_valid_numbers_only(text):
+    for citation in refs.find(text):
+        assert citation.numbers and all(numbers.is_valid(n) for n in citation.numbers), citation
+        assert text[citation.start:citation.end] == citation.text
