@@ -220,9 +220,7 @@ def _rule_feed(ctx: WebContext, number: str, lang: str) -> Response:
 def _names_by_alias(value: str) -> bool:
     """An alias or a date (``en/latest``, ``latest``, ``en``, ``en@2010-03-15``, ``2010-03-15``),
     not an id: an unknown id is the page's own 404, with the nearest ids it suggests."""
-    from ..timeline.editions import names_by_alias
-
-    return names_by_alias(value)
+    return service.names_by_alias(value)
 
 
 def alias_redirect(ctx: WebContext, request: Request, names: tuple[str, ...]) -> Response | None:
