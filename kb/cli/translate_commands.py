@@ -18,7 +18,7 @@ import sys
 
 import typer
 
-from .app import Format, FormatOption, LazyStore, StoreOption, app
+from .app import Format, FormatOption, LazyStore, StoreOption, app, edition_name
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 def _print_text(data: dict, fr, english) -> None:
@@ -142,8 +142,8 @@ class MemoryFormat(str, enum.Enum):
 
 @app.command("translation-memory")
 def translation_memory(
-    french: list[str] = typer.Argument(None, help="French edition ids of the KB (default: every French text the "
-                                       "KB aligned)."),
+    french: list[str] = typer.Argument(None, help="French editions of the KB: ids, aliases (fr/latest) or dates "
+                                       "(fr@2011-03-01) (default: every French text the KB aligned)."),
     us: str = typer.Option(None, "--us", help="Pair the French with this English edition instead of the one it "
                            "translates: only the rules the translation report finds nothing against."),
     store: str = StoreOption,
@@ -154,7 +154,11 @@ def translation_memory(
     from .. import service
 
     with errors_as_exit_codes():
-        text, warning = service.translation_memory(french or None, us, LazyStore(store))
+        opener = LazyStore(store)
+        if french or us:  # fr/latest, en@2010-03-15: the ids they name (said on stderr)
+            french = [edition_name(opener(), name).edition for name in french or ()]
+            us = edition_name(opener(), us).edition if us else None
+        text, warning = service.translation_memory(french or None, us, opener)
     _write(text, warning)
 
 
