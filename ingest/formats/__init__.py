@@ -12,7 +12,7 @@ import io
 import re
 import zipfile
 
-from ..decode import clean, decode
+from ..decode import clean, decode, lines
 from ..errors import UnsupportedFormatError
 from ..model import SourceInfo
 from ..textdoc import TextDoc
@@ -38,8 +38,8 @@ def sniff(data: bytes) -> str:
     return "text"
 
 
-def _clean(lines: list[str]) -> list[str]:
-    return clean("\n".join(lines)).split("\n")
+def _clean(found: list[str]) -> list[str]:
+    return lines(clean("\n".join(found)))
 
 
 def read(data: bytes, location: str) -> TextDoc:
@@ -63,6 +63,6 @@ def read(data: bytes, location: str) -> TextDoc:
             SourceInfo(location, "html", decoded.encoding, decoded.line_endings, sha256=digest),
         )
     return TextDoc(
-        decoded.text.split("\n"),
+        lines(decoded.text),
         SourceInfo(location, "txt", decoded.encoding, decoded.line_endings, sha256=digest),
     )
