@@ -19,7 +19,7 @@ _TRIGGER = re.compile(
 )
 # One cited number: 6 | 601 | 601.2 | 601.2b | "510.1 c" (French spacing)
 _NUM = (rf"{numbers.LEADING}(?:\.{numbers.DIGITS}"
-        rf"(?:{numbers.LETTER}(?![a-zA-Z])|\s{numbers.LETTER}(?=[-–—,.;)]))?)?")
+        rf"(?:{numbers.LETTER}(?![a-zA-Z])|\s{numbers.SPACED_LETTER}(?=[-–—,.;)]))?)?")
 _ITEM = re.compile(
     rf"({_NUM})(?:\s*[-–—]\s*({_NUM}|{numbers.LETTER}(?![a-zA-Z])))?"
 )
@@ -49,10 +49,8 @@ def _expand(first: str, last: str | None) -> list[str]:
         return [first]
     last = _clean(last)
     a, b = numbers.parse(first), numbers.parse(last)
-    if a and a.letter and re.fullmatch(numbers.LETTER, last):  # 510.1c-d
-        return [numbers.format(a._replace(letter=x)) for x in numbers.letter_range(a.letter, last)]
-    if a and b and a.letter and b.letter and a[:2] == b[:2]:  # 702.19b-702.19d
-        return [numbers.format(a._replace(letter=x)) for x in numbers.letter_range(a.letter, b.letter)]
+    if a and a.letter and (re.fullmatch(numbers.LETTER, last) or (b and b.letter and a[:2] == b[:2])):
+        return numbers.expand_range(first, last)  # 510.1c-d, 704.5z-aa, 702.19b-702.19d
     if a and b and numbers.is_section(first) and numbers.is_section(last):  # 212-215
         lo, hi = int(first), int(last)
         if 0 <= hi - lo <= _MAX_EXPANSION:

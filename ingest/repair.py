@@ -24,17 +24,13 @@ def successors(previous: str | None, section: str) -> list[str]:
     """Numbers that may directly follow ``previous`` inside ``section``."""
     if previous is None or numbers.section_of(previous) != section:
         return [f"{section}.1"]
+    parts = numbers.parse(previous)
+    if parts is None or not parts.rule:
+        return [f"{section}.1"]
     out = []
-    if previous[-1].isalpha():
-        letter = numbers.next_letter(previous[-1])
-        if letter:
-            out.append(previous[:-1] + letter)
-        rule = previous[:-1]
-    else:
-        out.append(previous + "a")
-        rule = previous
-    major, minor = rule.split(".")
-    out.append(f"{major}.{int(minor) + 1}")
+    if (subrule := numbers.next_subrule(previous)) is not None:
+        out.append(subrule)
+    out.append(numbers.format(parts._replace(rule=str(int(parts.rule) + 1), letter="")))
     return out
 
 

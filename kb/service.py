@@ -263,6 +263,9 @@ def search(store, query: str, edition: str | None = None, lang: str | None = Non
     or every edition (one hit per lineage)."""
     from .search.engine import searcher_for
 
+    if edition and edition != "all":
+        if names_by_alias(edition):  # en/latest, en@2010-03-15: the id they name (one resolver)
+            edition = resolve_edition(store, edition).edition
     return searcher_for(store).search(query, edition=edition, lang=lang, all_editions=all_editions,
                                       limit=limit, offset=offset)
 
@@ -313,6 +316,13 @@ def resolve_edition(store, name: str | None, as_of: str | None = None, *, known=
     from .timeline import answers
 
     return answers.resolve(store, name, as_of, known=known, today=today)
+
+
+def names_by_alias(name: str) -> bool:
+    """``en/latest``, ``en@2010-03-15``, a bare date...: a name to resolve, not an id."""
+    from .timeline.editions import names_by_alias as by_alias
+
+    return by_alias(name)
 
 
 def rule_as_of(store, number: str, date: str, language: str = "en", *, known=None, today=None) -> dict:

@@ -108,6 +108,21 @@ def fixture_kb(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def numbers_kb(tmp_path_factory):
+    """Three invented editions (tests/fixtures/numbers): en/2021-01-01 (rule 101.1 with subrules
+    a .. z), en/2021-04-01 (the same with 101.1aa and 101.1ab, cited as "rules 101.1z-aa"), and
+    its French translation fr/2021-04-01: (store, its directory)."""
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
+
+    location = tmp_path_factory.mktemp("numbers-kb") / "store"
+    store = EmbeddedStore(location)
+    build([str(FIXTURES / "numbers" / name) for name in (
+        "invented-cr-2021-01-01.txt", "invented-cr-2021-04-01.txt", "invented-cr-fr-2021-04-01.txt")], store)
+    return store, location
+
+
+@pytest.fixture(scope="session")
 def corpus_web(corpus_kb):
     """The app over the whole corpus KB: its root URL."""
     yield from _served(corpus_kb)

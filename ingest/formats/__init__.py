@@ -12,7 +12,7 @@ import io
 import re
 import zipfile
 
-from ..decode import decode
+from ..decode import clean, decode, lines
 from ..errors import UnsupportedFormatError
 from ..model import SourceInfo
 from ..textdoc import TextDoc
@@ -38,6 +38,10 @@ def sniff(data: bytes) -> str:
     return "text"
 
 
+def _clean(found: list[str]) -> list[str]:
+    return lines(clean("\n".join(found)))
+
+
 def read(data: bytes, location: str) -> TextDoc:
     """Bytes of any supported format -> lines of text."""
     kind = sniff(data)
@@ -45,11 +49,11 @@ def read(data: bytes, location: str) -> TextDoc:
     if kind == "pdf":
         from . import pdf
 
-        return TextDoc(pdf.lines(data), SourceInfo(location, "pdf", sha256=digest))
+        return TextDoc(_clean(pdf.lines(data)), SourceInfo(location, "pdf", sha256=digest))
     if kind == "docx":
         from . import docx
 
-        return TextDoc(docx.lines(data), SourceInfo(location, "docx", sha256=digest))
+        return TextDoc(_clean(docx.lines(data)), SourceInfo(location, "docx", sha256=digest))
     decoded = decode(data)
     if _HTML.search(decoded.text[:4096]):
         from . import html
@@ -59,6 +63,6 @@ def read(data: bytes, location: str) -> TextDoc:
             SourceInfo(location, "html", decoded.encoding, decoded.line_endings, sha256=digest),
         )
     return TextDoc(
-        decoded.text.split("\n"),
+        lines(decoded.text),
         SourceInfo(location, "txt", decoded.encoding, decoded.line_endings, sha256=digest),
     )

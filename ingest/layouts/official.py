@@ -29,11 +29,12 @@ from .common import name_edition
 LAYOUT = "official"
 
 _RULE = re.compile(rf"^{numbers.RULE_NUMBER}(\.?)(?:[ \t]+|(?=[A-Z“\"(])|$)(.*)$")
-_RULE_SPACED = re.compile(rf"^({numbers.SECTION})\.[ \t]+({numbers.DIGITS}{numbers.LETTER}?)\.?[ \t]+(.*)$")  # "702. 37a ..."
+_RULE_SPACED = re.compile(rf"^({numbers.SECTION})\.[ \t]+({numbers.DIGITS}{numbers.OPT_LETTER})\.?[ \t]+(.*)$")  # "702. 37a ..."
 _RULE_NO_DIGIT = re.compile(rf"^({numbers.SECTION})\.({numbers.LETTER})\.?[ \t]+(.*)$")  # "408.f ..."
 _SECTION = re.compile(rf"^({numbers.SECTION})\.[ \t]+(\S.*?)[ \t]*$")
 _PART = re.compile(rf"^({numbers.PART})\.[ \t]+(\S.*?)[ \t]*$")
 _BODY_RULE = re.compile(rf"^[ \t]*{numbers.RULE_OR_SUBRULE}\.?(?:[ \t]|[A-Z])")
+_LEADING_NUMBER = re.compile(rf"^{numbers.RULE_OR_SUBRULE}\.?(?:[ \t]|[A-Z“\"(]|$)")  # (of a stripped line)
 _GLOSSARY = re.compile(r"^[ \t]*(?:Glossary|GLOSSARY|Glossaire|GLOSSAIRE)[ \t]*$")
 _GLOSSARY_END = re.compile(r"^[ \t]*(?:Credits|CREDITS|Index|INDEX|Crédits|CRÉDITS)[ \t]*$")
 _TERMINAL = re.compile(r"[.:!?”\"')\]»]$")
@@ -287,11 +288,12 @@ def _accept_rule(st: _State, number: str) -> bool:
 
 def _infer_number(st: _State, section: str, letter: str) -> str | None:
     prev = st.rule
-    if prev is None or not prev.number.startswith(section + ".") or not prev.number[-1].isalpha():
+    if prev is None or not prev.number.startswith(section + ".") or not numbers.is_subrule(prev.number):
         return None
-    if numbers.next_letter(prev.number[-1]) != letter:
+    following = numbers.next_subrule(prev.number)
+    if following is None or numbers.parse(following).letter != letter:
         return None
-    return prev.number[:-1] + letter
+    return following
 
 
 def _start_rule(st: _State, number: str, text: str, line: str, lineno: int, printed: str | None = None) -> None:
@@ -327,6 +329,9 @@ def _continuation(st: _State, line: str, s: str, lineno: int) -> None:
         where = f"after rule {st.rule.number}" if st.rule else "outside any rule"
         ed.warn("unknown-line", f"text {where} kept unplaced: {s[:60]!r}", lineno)
         return
+    if _LEADING_NUMBER.match(s):  # a line that opens with a rule number, kept as text: never silently
+        ed.warn("swallowed-number",
+                f"line starting with a rule number kept in the text of rule {st.rule.number}: {s[:60]!r}", lineno)
     new_paragraph = (
         st.prev_blank or indent(line) >= st.rule_indent + 3
         if st.wrapped

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from rulekb.ingest.model import Edition, Rule
-from rulekb.ingest.numbers import SUBRULE_LETTERS
+from rulekb.ingest import numbers as rule_numbers
 
 from .normalise import CITED
 
@@ -84,17 +84,17 @@ def _terms_back(text: str) -> str:
 
 def _renumber(items: list[_Item]) -> list[str]:
     numbers, counters = [], {}
-    letter = 0
+    letter = ""
     current = None
     for item in items:
         if not item.sub:
             counters[item.section] = counters.get(item.section, 0) + 1
             current = f"{item.section}.{counters[item.section]}"
-            letter = 0
+            letter = ""
             numbers.append(current)
         else:
-            numbers.append(f"{current}{SUBRULE_LETTERS[min(letter, len(SUBRULE_LETTERS) - 1)]}")
-            letter += 1
+            letter = rule_numbers.next_letter(letter) if letter else "a"
+            numbers.append(f"{current}{letter}")
     return numbers
 
 
@@ -166,7 +166,7 @@ def mutate(edition: Edition, seed: int = 0, rate: float = 0.04) -> tuple[Edition
     mutated.id = f"{edition.id}+synthetic{seed}"
     mutated.rules = []
     for order, (item, number) in enumerate(zip(items, numbers)):
-        parent = number[:-1] if item.sub else number[:3]
+        parent = rule_numbers.parent(number) if item.sub else number[:3]
         mutated.rules.append(Rule(number, CITED.sub(follow, item.text),
                                   [CITED.sub(follow, e) for e in item.examples], parent, order))
     mutated.glossary = []  # the glossary would give the answer away

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .app import CorpusOption, Format, FormatOption, RepeatOption, StoreOption, _store, app
+from .app import CorpusOption, Format, FormatOption, RepeatOption, StoreOption, _store, app, edition_name
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 bench_app = typer.Typer(help="Benchmarks: print medians (and ratios against a baseline where there is one).", no_args_is_help=True)
@@ -293,7 +293,7 @@ from .app import BaseOption  # noqa: E402  (bench serve's --base-iri)
 def bench_serve_command(
     store: str = StoreOption,
     base_iri: str = BaseOption,
-    edition: str = typer.Option(None, "--edition", help="Edition the scenarios use and the peers serve (default: the newest English one)."),
+    edition: str = typer.Option(None, "--edition", help="Edition the scenarios use and the peers serve: id, alias (en/latest) or date (en@2010-03-15) (default: the newest English one)."),
     duration: int = typer.Option(20, "--duration", min=1, help="Seconds of load per scenario and server."),
     connections: int = typer.Option(16, "--connections", min=1, help="wrk connections."),
     threads: int = typer.Option(2, "--threads", min=1, help="wrk threads."),
@@ -326,7 +326,7 @@ def bench_serve_command(
         if kb.local_root is None:
             fail("bench serve needs an embedded store (a directory), not a SPARQL endpoint URL")
         kb.check()
-        edition = edition or latest_edition(kb)
+        edition = edition_name(kb, edition).edition if edition else latest_edition(kb)
         figures = bench_serve(
             kb, kb.location, edition, default_base(base_iri), duration=3 if quick else duration, threads=threads,
             connections=connections, workers=workers, warmup=min(warmup, 1) if quick else warmup,

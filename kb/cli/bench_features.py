@@ -8,7 +8,7 @@ import os
 
 import typer
 
-from .app import CorpusOption, Format, FormatOption, RepeatOption, StoreOption, _store
+from .app import CorpusOption, Format, FormatOption, RepeatOption, StoreOption, _store, edition_name
 from .bench import bench_app
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
@@ -269,7 +269,7 @@ def bench_pages_command(
 
 @bench_app.command("translation-files")
 def bench_translation_files(
-    french: str = typer.Argument(..., help="A French edition id of the KB, e.g. fr/2011-02-04."),
+    french: str = typer.Argument(..., help="A French edition of the KB: id (fr/2011-02-04), alias (fr/latest) or date."),
     base: str = typer.Option("auto", "--base", help="As translation-report's --base: auto, all or an edition id."),
     repeat: int = RepeatOption(3, "Runs of each file; medians are over runs."),
     store: str = StoreOption,
@@ -280,7 +280,8 @@ def bench_translation_files(
     from ..bench.exchange import bench_exchange
 
     with errors_as_exit_codes():
-        figures = bench_exchange(_store(store), french, base, repeat)
+        opened = _store(store)
+        figures = bench_exchange(opened, edition_name(opened, french).edition, base, repeat)
     if format is Format.json:
         emit_json(figures)
         return

@@ -10,14 +10,15 @@ from pathlib import Path
 
 import typer
 
-from .app import Format, FormatOption, LazyStore, StoreOption, app
+from .app import Format, FormatOption, LazyStore, StoreOption, app, edition_name
 from .compare_commands import Reasoner, ReportKind
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 
 @app.command()
 def consistency(
-    edition: str = typer.Argument(None, help="Edition id (e.g. en/2026-01-16) or a rules source file (a draft)."),
+    edition: str = typer.Argument(None, help="Edition id (e.g. en/2026-01-16), alias (en/latest), date "
+                                  "(en@2010-03-15) or a rules source file (a draft)."),
     all_editions: bool = typer.Option(False, "--all", help="Every edition of the KB."),
     kind: list[str] = typer.Option(None, "--kind", help="Only this kind (repeatable): glossary-vs-rules, two-lists, "
                                    "defined-twice, citation-title, citation-range, citation-dangling, citation-obsolete, "
@@ -44,7 +45,8 @@ def consistency(
             results = [service.consistency_of_file(
                 edition, kind or None, None if reasoner is Reasoner.none else reasoner.value)]
         else:
-            results = [service.consistency(LazyStore(store)(), edition, kind or None)]
+            opened = LazyStore(store)()
+            results = [service.consistency(opened, edition_name(opened, edition).edition, kind or None)]
     if report is not None:
         from ..consistency.report import render
 

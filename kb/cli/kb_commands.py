@@ -386,16 +386,19 @@ def _params(items: list[str]) -> dict[str, str]:
 
 @app.command()
 def validate(
-    edition: list[str] = typer.Option(None, "--edition", help="Check these editions with SHACL (default: the newest complete one per language)."),
+    edition: list[str] = typer.Option(None, "--edition", help="Check these editions with SHACL: ids, aliases (en/latest) or dates (en@2010-03-15) (default: the newest complete one per language)."),
     all_graphs: bool = typer.Option(False, "--all", help="SHACL on every edition (minutes)."),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
     """Check the KB: SHACL shapes and the QC queries in queries/checks (exit 1 on violations)."""
     from ..service import validate as run_validate
+    from .app import edition_name
 
     with errors_as_exit_codes():
-        report = run_validate(_store(store), editions=edition or None, all_graphs=all_graphs)
+        opened = _store(store)
+        named = [edition_name(opened, name).edition for name in edition or ()]
+        report = run_validate(opened, editions=named or None, all_graphs=all_graphs)
     if format is Format.json:
         emit_json(report)
     else:

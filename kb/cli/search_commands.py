@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import typer
 
-from .app import Format, FormatOption, StoreOption, _store, app
+from .app import Format, FormatOption, StoreOption, _store, app, edition_name
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 
 @app.command()
 def search(
     query: str = typer.Argument(..., help='Words, a question or a rule number, e.g. "can a creature with summoning sickness block?"'),
-    edition: str = typer.Option(None, "--edition", help="Search one edition (default: the newest English one)."),
+    edition: str = typer.Option(None, "--edition", help="Search one edition: id, alias (en/latest) or date (en@2010-03-15) (default: the newest English one)."),
     all_editions: bool = typer.Option(False, "--all-editions", help="Every edition of the language: one hit per rule lineage, with the editions it holds in."),
     lang: str = typer.Option(None, "--lang", help="en (default) or fr (the French texts)."),
     limit: int = typer.Option(10, "--limit", min=1, max=100, help="Results to show (1-100)."),
@@ -25,7 +25,10 @@ def search(
     if edition and all_editions:
         fail("--edition and --all-editions exclude each other")
     with errors_as_exit_codes():
-        data = service.search(_store(store), query, edition=edition, lang=lang, all_editions=all_editions,
+        opened = _store(store)
+        resolution = edition_name(opened, edition, default_none=True)  # en/latest, en@2010-03-15: said on stderr
+        data = service.search(opened, query, edition=resolution.edition if resolution else None, lang=lang,
+                              all_editions=all_editions,
                               limit=limit, offset=offset)
     if format is Format.json:
         emit_json(data)

@@ -18,7 +18,7 @@ import sys
 
 import typer
 
-from .app import Format, FormatOption, LazyStore, StoreOption, app
+from .app import Format, FormatOption, LazyStore, StoreOption, app, edition_name
 from .output import emit_json, errors_as_exit_codes, fail, stdout
 
 def _print_text(data: dict, fr, english) -> None:
@@ -89,7 +89,7 @@ def _write(text: str, warning: str | None) -> None:
 def translation_report_command(
     sources: list[str] = typer.Argument(..., help="French source files or directories (several pages of one text "
                                         "combine), or a French edition id in the KB (e.g. fr/2011-02-04)."),
-    us: str = typer.Option(None, "--us", help="The English edition to check against: an id or a source file "
+    us: str = typer.Option(None, "--us", help="The English edition to check against: an id, alias (en/latest), date (en@2010-03-15) or a source file "
                            "(default: the newest complete English edition in the KB)."),
     base: str = typer.Option("auto", "--base", help="The English edition the French translates: auto (detect "
                              "among the KB's complete English editions dated 3 years before to 6 months after "
@@ -142,8 +142,8 @@ class MemoryFormat(str, enum.Enum):
 
 @app.command("translation-memory")
 def translation_memory(
-    french: list[str] = typer.Argument(None, help="French edition ids of the KB (default: every French text the "
-                                       "KB aligned)."),
+    french: list[str] = typer.Argument(None, help="French editions of the KB: ids, aliases (fr/latest) or dates "
+                                       "(fr@2011-03-01) (default: every French text the KB aligned)."),
     us: str = typer.Option(None, "--us", help="Pair the French with this English edition instead of the one it "
                            "translates: only the rules the translation report finds nothing against."),
     store: str = StoreOption,
@@ -154,7 +154,11 @@ def translation_memory(
     from .. import service
 
     with errors_as_exit_codes():
-        text, warning = service.translation_memory(french or None, us, LazyStore(store))
+        opener = LazyStore(store)
+        if french or us:  # fr/latest, en@2010-03-15: the ids they name (said on stderr)
+            french = [edition_name(opener(), name).edition for name in french or ()]
+            us = edition_name(opener(), us).edition if us else None
+        text, warning = service.translation_memory(french or None, us, opener)
     _write(text, warning)
 
 
@@ -163,7 +167,7 @@ def lexicon(
     glossary: list[str] = typer.Option(
         None, "--glossary", help="A French text (files/directories, or an id in the KB) whose glossary entries are "
         "paired with the English glossary's entries citing the same rules. Repeatable."),
-    us: str = typer.Option(None, "--us", help="The English edition for --glossary: an id or a source file "
+    us: str = typer.Option(None, "--us", help="The English edition for --glossary: an id, alias (en/latest), date (en@2010-03-15) or a source file "
                            "(default: the newest complete English edition in the KB)."),
     store: str = StoreOption,
     format: LexiconFormat = typer.Option(LexiconFormat.csv, "--format", "-f",

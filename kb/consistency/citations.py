@@ -167,12 +167,12 @@ def _range(edition, place, text, citation, rules) -> list[Finding]:
     base = m.group(1)
     if base not in rules:
         return []
-    wanted = [base + x for x in numbers.letter_range(m.group(2), m.group(3))]
+    wanted = numbers.expand_range(base + m.group(2), m.group(3))
     missing = [n for n in wanted if n not in rules]
     if not missing:
         return []
     have = sorted((n for n in rules if numbers.parent(n) == base), key=numbers.sort_key)
-    span = f"{have[0]}–{have[-1][-1]}" if have else "none"
+    span = f"{have[0]}–{numbers.parse(have[-1]).letter}" if have else "none"
     how = "misses every subrule it names" if len(missing) == len(wanted) else "runs past the subrules the edition has"
     return [Finding(
         "citation-range", "inconsistency", (place, base), (text, f"{base} {rules[base].text}"),

@@ -40,6 +40,7 @@ from json.encoder import encode_basestring  # (C) a JSON string is an N-Quads st
 import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, RDF, XSD
 
+from rulekb.ingest import numbers as rule_numbers
 from rulekb.ingest.model import Edition
 
 from . import links as linking
@@ -259,7 +260,7 @@ def _parent(number: str | None, numbered: dict[str, str]) -> str | None:
     while number:
         if number in numbered:
             return numbered[number]
-        number = number[:-1] if number[-1].isalpha() else (number.split(".")[0] if "." in number else (number[0] if len(number) == 3 else None))
+        number = rule_numbers.parent(number)
     return None
 
 

@@ -39,6 +39,14 @@ _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _LANGUAGE = re.compile(r"[a-z]{2}")
 
 
+def names_by_alias(value: str) -> bool:
+    """An alias or a date (``en/latest``, ``latest``, ``en``, ``en@2010-03-15``, ``2010-03-15``),
+    not an id: what a caller holding only ids resolves first (:meth:`Timeline.resolve`)."""
+    value = value.strip()
+    return ("@" in value or value == "latest" or value.endswith("/latest")
+            or _LANGUAGE.fullmatch(value) is not None or _ISO.fullmatch(value) is not None)
+
+
 class BadDate(KBError):
     """A date that is not one (400)."""
 

@@ -40,12 +40,13 @@ def load_french(sources: list[str], store):
     from pathlib import Path
 
     from ..errors import KBError
-    from ..rdf.stored_edition import stored_edition
+    from ..rdf.stored_edition import load_edition
+    from ..timeline.editions import names_by_alias
 
     opener = _opener(store)
-    if len(sources) == 1 and not Path(sources[0]).exists() and "/" in sources[0] \
+    if len(sources) == 1 and not Path(sources[0]).exists() and ("/" in sources[0] or names_by_alias(sources[0])) \
             and not sources[0].endswith((".txt", ".html", ".htm", ".pdf", ".docx")):
-        edition = stored_edition(opener(), sources[0])
+        edition = load_edition(sources[0], opener)  # an id, fr/latest, fr@2011-03-01 (one resolver)
     else:
         from rulekb.ingest.parse import parse_many
 

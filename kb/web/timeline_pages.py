@@ -38,7 +38,7 @@ from .context import WebContext
 from .errors import WebError
 from .html import page
 
-_NUMBER = re.compile(rf"{numbers.RULE}{numbers.LETTER}*")
+_NUMBER = re.compile(numbers.RULE_OR_SUBRULE)
 FEED_EDITIONS = 40  # entries of /feed/editions
 
 
@@ -215,10 +215,7 @@ def _rule_feed(ctx: WebContext, number: str, lang: str) -> Response:
 def _names_by_alias(value: str) -> bool:
     """An alias or a date (``en/latest``, ``latest``, ``en``, ``en@2010-03-15``, ``2010-03-15``),
     not an id: an unknown id is the page's own 404, with the nearest ids it suggests."""
-    import re
-
-    return ("@" in value or value == "latest" or value.endswith("/latest")
-            or re.fullmatch(r"[a-z]{2}|\d{4}-\d{2}-\d{2}", value) is not None)
+    return service.names_by_alias(value)
 
 
 def alias_redirect(ctx: WebContext, request: Request, names: tuple[str, ...]) -> Response | None:

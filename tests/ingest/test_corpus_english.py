@@ -3,6 +3,7 @@ corpus MANIFEST, and rendered back to its own text word for word."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -155,3 +156,36 @@ def test_an_archive_copy_of_an_older_text_is_flagged(corpus):
     assert edition.id == "en/2006-06-01"
     assert edition.effective_date == "2004-06-01"
     assert any(w.code == "date-mismatch" for w in edition.warnings)
+
+
+# Any line that opens like a rule number ("704.5aa ...", "217.5c.", "111.1. Text"): laxer than the
+# grammar on purpose, so that a number the grammar cannot read (a new shape) still counts here.
+_OPENS_WITH_A_NUMBER = re.compile(rf"^\s*{numbers.LAX_RULE}\.?(?:\s|[A-Z“\"(]|$)")
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["file"] for r in ROWS])
+def test_no_line_opening_with_a_rule_number_is_silently_inside_another_rule(row, row_path):
+    """Each line of the rules that opens with a rule number starts that rule, or the parser said why
+    not (a warning on that line, or text kept unplaced): a rule lost inside the one above it fails."""
+    edition = parsed(str(row_path))
+    lines = decode(row_path.read_bytes()).text.split("\n")
+    accounted = {r.line for r in edition.rules} | {w.line for w in edition.warnings} | {u.line for u in edition.unplaced}
+    first, last = min(r.line for r in edition.rules), max(r.line for r in edition.rules)
+    silent = [f"{i}: {line[:60]}" for i, line in enumerate(lines[first - 1 : last], first)
+              if _OPENS_WITH_A_NUMBER.match(line) and i not in accounted]
+    assert not silent, silent
+
+
+def test_every_number_prints_back_and_the_grammar_sorts_rules_in_document_order(corpus):
+    """Over every English edition: each rule number formats back from its parts, and sorting the
+    rules by the grammar's key is the order the edition prints them in."""
+    for path in sorted((corpus / "en").glob("CR-*.txt")):
+        edition = parsed(str(path))
+        for rule in edition.rules:
+            assert numbers.format(numbers.parse(rule.number)) == rule.number, (path.name, rule.number)
+            assert numbers.parse(numbers.normalise(f" {rule.number}. ")) == numbers.parse(rule.number)
+        assert sorted(edition.rules, key=lambda r: numbers.sort_key(r.number)) == edition.rules, path.name
+        subrules = [r.number for r in edition.rules if numbers.is_subrule(r.number)]
+        siblings = [(a, b) for a, b in zip(subrules, subrules[1:]) if numbers.parent(a) == numbers.parent(b)]
+        steps = sum(numbers.next_subrule(a) == b for a, b in siblings)
+        assert steps > 0.99 * len(siblings), path.name  # next_subrule is the edition's own step
