@@ -6,8 +6,24 @@ Protocol (GSP) URLs are derived from it (:func:`endpoints`) or set explicitly
 
     oxigraph   http://host:7878/query        -> /update, /store
     Fuseki     http://host:3030/ds/sparql    -> /ds/update, /ds/data   (also /ds/query)
-    Virtuoso   http://host:8890/sparql       -> /sparql, /sparql-graph-crud
+    Virtuoso   http://host:8890/sparql       -> /sparql-auth, /sparql-graph-crud-auth
     RDF4J      http://host/rdf4j-server/repositories/kb -> .../statements, .../rdf-graphs/service
+
+Writes (updates, GSP) authenticate with Digest or Basic auth, whichever the
+server asks for, when credentials are set: ``RULEKB_STORE_USER`` and
+``RULEKB_STORE_PASSWORD`` (or ``RULEKB_STORE_PASSWORD_FILE``, a file holding
+the password). Never in the URL (refused: URLs end up in logs and messages),
+never in an error message.
+
+Virtuoso (recognised by its ``Server`` header) differs, and is handled:
+
+- it cuts results at its ``ResultSetMaxRows`` and says so only in an
+  ``X-SPARQL-MaxRows`` header: such an answer is an error, never served as whole;
+- its SPARQL JSON says ``typed-literal`` (SPARQL 1.0): rewritten to ``literal``;
+- its default graph is the union of every graph, its own system graphs
+  included: every query without a dataset of its own names the KB's graphs
+  (its manifest) as the default and named graphs;
+- updates only through its authenticated endpoint (``/sparql-auth``, Digest).
 
 The KB's queries read the default graph as the union of the named graphs, so
 the server must be configured that way (``oxigraph serve --union-default-graph``;
@@ -51,6 +67,7 @@ import http.client
 import itertools
 import json
 import os
+import re
 import time
 import urllib.error
 import urllib.request
@@ -58,10 +75,11 @@ import uuid
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import pyoxigraph as ox
-from SPARQLWrapper import CONSTRUCT, DESCRIBE, POST, POSTDIRECTLY, SPARQLWrapper
+from SPARQLWrapper import CONSTRUCT, DESCRIBE, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
 from ..errors import NotFound, QueryError, StoreError
@@ -91,8 +109,8 @@ def endpoints(query_url: str) -> tuple[str, str | None]:
 
     if path == "/query":  # oxigraph
         return at("/update"), at("/store")
-    if path == "/sparql":  # Virtuoso: one endpoint for queries and updates
-        return query_url, at("/sparql-graph-crud")
+    if path == "/sparql":  # Virtuoso: writes only through its authenticated endpoints
+        return at("/sparql-auth"), at("/sparql-graph-crud-auth")
     if last in ("query", "sparql"):  # Fuseki: /ds/query or /ds/sparql
         return at(head + "/update"), at(head + "/data")
     if "/repositories/" in path:  # RDF4J, GraphDB
@@ -122,16 +140,74 @@ def _server_message(exc: SPARQLWrapperException) -> str:
         return _one_line(str(exc))
 
 
+def credentials() -> tuple[str, str] | None:
+    """(user, password) for writes, from the environment (see the module's docstring)."""
+    user = os.environ.get("RULEKB_STORE_USER")
+    password = os.environ.get("RULEKB_STORE_PASSWORD")
+    path = os.environ.get("RULEKB_STORE_PASSWORD_FILE")
+    if path and password is None:
+        try:
+            password = Path(path).read_text(encoding="utf-8").strip("\r\n")
+        except OSError as exc:
+            raise StoreError(f"cannot read RULEKB_STORE_PASSWORD_FILE {path}: {exc.strerror}") from None
+    if password is not None and not user:
+        raise StoreError("a store password is set but no RULEKB_STORE_USER")
+    return (user, password or "") if user else None
+
+
+def _no_userinfo(url: str) -> str:
+    if url and urlsplit(url).password is not None:
+        raise StoreError("credentials in a store URL end up in logs: set RULEKB_STORE_USER and "
+                         "RULEKB_STORE_PASSWORD (or RULEKB_STORE_PASSWORD_FILE) instead")
+    return url
+
+
+XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
+_CANONICAL_BOOLEAN = {"1": "true", "0": "false"}
+
+
+def _standard_json(body: bytes) -> bytes:
+    """SPARQL 1.1 JSON results from Virtuoso's: its ``typed-literal`` (SPARQL 1.0) as
+    ``literal``, its xsd:boolean values 1/0 as their canonical true/false. A body that is
+    not JSON (cut mid-way) raises ValueError."""
+    if b'"typed-literal"' not in body and XSD_BOOLEAN.encode() not in body:
+        json.loads(body)  # still a check that the answer is whole
+        return body
+    results = json.loads(body)
+    for row in results.get("results", {}).get("bindings", []):
+        for term in row.values():
+            if term.get("type") == "typed-literal":
+                term["type"] = "literal"
+            if term.get("datatype") == XSD_BOOLEAN:
+                term["value"] = _CANONICAL_BOOLEAN.get(term["value"], term["value"])
+    return json.dumps(results, ensure_ascii=False).encode("utf-8")
+
+
+def _no_comments(body: bytes) -> bytes:
+    """N-Triples without comment lines (Virtuoso answers an empty graph with ``# Empty NT``)."""
+    if not body.startswith(b"#") and b"\n#" not in body:
+        return body
+    return b"".join(line for line in body.splitlines(keepends=True) if not line.startswith(b"#"))
+
+
+_FROM = re.compile(r"\bFROM\s+(NAMED\s+)?<", re.IGNORECASE)  # a query that says its own dataset
+GRAPHS_TTL = 30.0  # seconds the KB's graph list (for a server that must be told them) is reused
+
 GATHERED = "/graph/statements"  # graphs every edition's part adds to: gathered by replace()
 
 
 class RemoteStore:
     def __init__(self, url: str, update_url: str | None = None, gsp_url: str | None = None,
                  timeout: float = 60.0, upload_timeout: float = 3600.0, max_change: int | None = None):
-        self.url = url
+        self.url = _no_userinfo(url)
         guessed_update, guessed_gsp = endpoints(url)
-        self.update_url = update_url or os.environ.get("RULEKB_UPDATE_URL") or guessed_update
-        self.gsp_url = gsp_url or os.environ.get("RULEKB_GSP_URL") or guessed_gsp
+        self.update_url = _no_userinfo(update_url or os.environ.get("RULEKB_UPDATE_URL") or guessed_update)
+        self.gsp_url = _no_userinfo(gsp_url or os.environ.get("RULEKB_GSP_URL") or guessed_gsp)
+        self._credentials = credentials()
+        self._opener = self._writer_opener()
+        self._name_graphs: bool | None = None  # Virtuoso: set by the first answer's Server header
+        self._kb_graphs: tuple[float, list[str]] | None = None
+        self._row_limit: int | None | bool = False  # False: not probed yet
         self.timeout = timeout
         self.upload_timeout = upload_timeout  # a large commit takes minutes
         # the largest commit a build may send: the server holds it in memory, in one transaction
@@ -191,7 +267,21 @@ class RemoteStore:
             raise QueryError(f"the query failed on the SPARQL endpoint: {message}") from None
         if status == 404:
             raise StoreError(f"no SPARQL endpoint at {url} (HTTP 404): {message}") from None
+        if status in (401, 403):
+            raise StoreError(f"the SPARQL endpoint at {url} refused access (HTTP {status}): set RULEKB_STORE_USER and"
+                             " RULEKB_STORE_PASSWORD (or RULEKB_STORE_PASSWORD_FILE) to an account allowed to write")
         raise StoreError(f"the SPARQL endpoint at {url} answered HTTP {status}: {message}") from None
+
+    def _writer_opener(self) -> urllib.request.OpenerDirector:
+        """urllib's opener for updates and GSP: Digest or Basic auth, as the server asks."""
+        if self._credentials is None:
+            return urllib.request.build_opener()
+        passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+        for url in (self.update_url, self.gsp_url):
+            if url:
+                passwords.add_password(None, url, *self._credentials)
+        return urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(passwords),
+                                           urllib.request.HTTPBasicAuthHandler(passwords))
 
     def _wrapper(self, timeout: float) -> SPARQLWrapper:
         wrapper = SPARQLWrapper(self.url, updateEndpoint=self.update_url)
@@ -217,17 +307,76 @@ class RemoteStore:
             wrapper.addCustomHttpHeader("Accept", rdf if graph else results)
             with self._errors(self.url, query=True):
                 response = wrapper.query().response
-                return response.read(), response.headers.get_content_type()
+                body = response.read()
+        headers = response.headers
+        if self._name_graphs is None:
+            self._name_graphs = "virtuoso" in (headers.get("Server") or "").lower()
+        cut = headers.get("X-SPARQL-MaxRows")
+        if cut:
+            self._cut(cut)
+        media = headers.get_content_type()
+        if media == NT.media_type:
+            body = _no_comments(body)
+        if b"\\u" in body or b"\\U" in body:
+            body = self._unescaped(body, media)
+        if media == RESULT_TYPES["json"]:
+            try:
+                body = _standard_json(body)
+            except ValueError:
+                raise StoreError(f"{self.url} sent truncated or malformed SPARQL JSON results:"
+                                 f" {_one_line(body, 200)}") from None
+        return body, media
+
+    def _cut(self, limit) -> None:
+        raise StoreError(f"the SPARQL endpoint at {self.url} cut its answer at {limit} rows (its result limit;"
+                         " Virtuoso: [SPARQL] ResultSetMaxRows in virtuoso.ini): raise it; a partial answer"
+                         " is not served as whole")
+
+    def _check_whole_graph(self, body: bytes, media: str) -> None:
+        """Virtuoso cuts a CONSTRUCT or DESCRIBE at its row limit without a word (no header):
+        a graph answer as large as that limit is refused as possibly cut. The limit is learnt
+        once, from the header of a SELECT that reaches it (empty rows, one byte each)."""
+        if self._row_limit is False:
+            wrapper = self._wrapper(self.timeout)
+            wrapper.setQuery("SELECT ?nothing WHERE { ?s ?p ?o }")
+            wrapper.addCustomHttpHeader("Accept", RESULT_TYPES["tsv"])
+            with self._errors(self.url, query=True):
+                response = wrapper.query().response
+                response.read()
+            limit = response.headers.get("X-SPARQL-MaxRows")
+            self._row_limit = int(limit) if limit and limit.isdigit() else None
+        fmt = ox.RdfFormat.from_media_type(media)
+        if self._row_limit is None or fmt is None:
+            return
+        triples = sum(1 for _ in ox.parse(body, format=fmt))
+        if triples >= self._row_limit:
+            self._cut(self._row_limit)
+
+    def _send(self, request: urllib.request.Request, timeout: float):
+        """A write (or GSP read) through the authenticating opener."""
+        return self._opener.open(request, timeout=timeout)
+
+    def _unescaped(self, body: bytes, media: str) -> bytes:
+        """RDF whose characters come as ``\\u`` escapes (Virtuoso writes every non-ASCII
+        character so) re-serialised with the characters themselves, as the embedded store
+        writes it: the same answer byte for byte where the format allows."""
+        fmt = ox.RdfFormat.from_media_type(media)
+        if fmt is None:
+            return body
+        try:
+            return ox.serialize(ox.parse(body, format=fmt), format=fmt)
+        except SyntaxError as exc:
+            raise StoreError(f"{self.url} sent malformed or truncated {fmt.name}: {_one_line(str(exc), 200)}") from None
 
     def _update(self, sparql: str) -> None:
-        wrapper = self._wrapper(self.upload_timeout)
-        wrapper.setRequestMethod(POSTDIRECTLY)  # the update as the body: no URL-encoding of megabytes
-        wrapper.setQuery(sparql)
+        # the update as the body: no URL-encoding of megabytes
+        request = urllib.request.Request(self.update_url, data=sparql.encode("utf-8"), method="POST",
+                                         headers={"Content-Type": "application/sparql-update"})
         with self._errors(self.update_url, query=False):
-            wrapper.query().response.read()
+            self._send(request, self.upload_timeout).close()
 
-    def _rows(self, sparql: str) -> list[dict[str, str]]:
-        body, _ = self._ask_server(sparql, RESULT_TYPES["json"], RESULT_TYPES["json"])
+    def _rows(self, sparql: str, dataset: tuple[Sequence[str], Sequence[str]] = ((), ())) -> list[dict[str, str]]:
+        body, _ = self._ask_server(sparql, RESULT_TYPES["json"], RESULT_TYPES["json"], *dataset)
         try:
             results = json.loads(body)
             return [{k: v["value"] for k, v in row.items()} for row in results["results"]["bindings"]]
@@ -255,6 +404,19 @@ class RemoteStore:
                 " (Fuseki: tdb2:unionDefaultGraph true)")
         self._union_checked = bool(rows)  # an empty store is checked again once it has data
 
+    def _dataset(self, sparql: str, default_graphs: Sequence[str] = (),
+                 named_graphs: Sequence[str] = ()) -> tuple[Sequence[str], Sequence[str]]:
+        """The dataset to ask for: the one given; else, on a server whose default graph holds more
+        than the KB (Virtuoso's system graphs), the KB's graphs by name, unless the query has FROM."""
+        if default_graphs or named_graphs or not self._name_graphs or _FROM.search(sparql):
+            return default_graphs, named_graphs
+        now = time.monotonic()
+        if self._kb_graphs is None or now - self._kb_graphs[0] > GRAPHS_TTL:
+            manifest = self._manifest()
+            self._kb_graphs = (now, sorted(manifest[1]) if manifest else [])
+        graphs = self._kb_graphs[1]
+        return graphs, graphs
+
     def exists(self) -> bool:
         self._check_union()
         return self._manifest() is not None or bool(self.graphs())
@@ -265,13 +427,17 @@ class RemoteStore:
         ``default-graph-uri`` / ``named-graph-uri`` (default: the union of every graph)."""
         self._check_union()
         body, media = self._ask_server(with_values(sparql, bindings), RESULT_TYPES[results_format],
-                                       RDF_FORMATS[rdf_format].media_type, default_graphs, named_graphs)
-        return Answer("results" if media in RESULT_TYPES.values() else "graph", body, media)
+                                       RDF_FORMATS[rdf_format].media_type,
+                                       *self._dataset(sparql, default_graphs, named_graphs))
+        kind = "results" if media in RESULT_TYPES.values() else "graph"
+        if kind == "graph" and self._name_graphs:  # Virtuoso
+            self._check_whole_graph(body, media)
+        return Answer(kind, body, media)
 
     def select(self, sparql: str, bindings: dict | None = None) -> list[dict[str, str]]:
         """Rows of a SELECT as plain dicts of strings (values of bound variables)."""
         self._check_union()
-        return self._rows(with_values(sparql, bindings))
+        return self._rows(with_values(sparql, bindings), self._dataset(sparql))
 
     def graphs(self) -> list[str]:
         """The KB's named graphs: those of its manifest, else (data loaded by other
@@ -287,7 +453,7 @@ class RemoteStore:
         name = ox.NamedNode(graph)
         with self._errors(self.gsp_url, query=False):
             try:
-                response = urllib.request.urlopen(request, timeout=self.timeout)
+                response = self._send(request, self.timeout)
             except urllib.error.HTTPError as exc:
                 if exc.code != 404:
                     raise
@@ -327,7 +493,7 @@ class RemoteStore:
         request = urllib.request.Request(self._gsp(graph), data=body, method="PUT",
                                          headers={"Content-Type": NT.media_type})
         with self._errors(self.gsp_url, query=False):
-            urllib.request.urlopen(request, timeout=self.upload_timeout).close()
+            self._send(request, self.upload_timeout).close()
 
     def _changes(self, graph: str, lines: set[str], blank: bool, known: bool) -> tuple[list[str], int]:
         """The update operations that turn the graph on the server into ``lines``, and their size."""
@@ -390,6 +556,7 @@ class RemoteStore:
                             f"this build changes more than {self.max_change} quads of the KB at {self.url}: too many"
                             " for one atomic update (set RULEKB_MAX_CHANGE, or build into an empty endpoint)")
             self._commit(previous, digests, ops)
+            self._kb_graphs = None  # the next query reads the new manifest
         except BaseException:
             self._drop(written)
             raise
