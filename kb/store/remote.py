@@ -276,7 +276,7 @@ class RemoteStore:
         """urllib's opener for updates and GSP: Digest or Basic auth, as the server asks."""
         if self._credentials is None:
             return urllib.request.build_opener()
-        passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+        passwords = self._opener_passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
         for url in (self.update_url, self.gsp_url):
             if url:
                 passwords.add_password(None, url, *self._credentials)
@@ -353,8 +353,35 @@ class RemoteStore:
             self._cut(self._row_limit)
 
     def _send(self, request: urllib.request.Request, timeout: float):
-        """A write (or GSP read) through the authenticating opener."""
+        """A write (or GSP read) through the authenticating opener. With credentials, a body is
+        sent once, already authorised: the challenge comes first from a HEAD of the same URL
+        (a server that refuses the unauthorised body closes the connection while it is sent)."""
+        if self._credentials is not None and request.data:
+            self._authorise(request)
         return self._opener.open(request, timeout=timeout)
+
+    def _authorise(self, request: urllib.request.Request) -> None:
+        import base64
+
+        probe = urllib.request.Request(request.full_url, method="HEAD")
+        try:
+            urllib.request.build_opener().open(probe, timeout=self.timeout).close()
+            return  # no challenge: nothing to add
+        except urllib.error.HTTPError as exc:
+            challenge = exc.headers.get("WWW-Authenticate") or ""
+            exc.close()
+            if exc.code != 401:
+                return
+        scheme, _, rest = challenge.partition(" ")
+        if scheme.lower() == "digest":
+            digest = urllib.request.HTTPDigestAuthHandler(self._opener_passwords)
+            fields = urllib.request.parse_keqv_list(filter(None, urllib.request.parse_http_list(rest)))
+            authorization = digest.get_authorization(request, fields)
+            if authorization:
+                request.add_unredirected_header("Authorization", f"Digest {authorization}")
+        elif scheme.lower() == "basic":
+            token = base64.b64encode(":".join(self._credentials).encode("utf-8")).decode("ascii")
+            request.add_unredirected_header("Authorization", f"Basic {token}")
 
     def _unescaped(self, body: bytes, media: str) -> bytes:
         """RDF whose characters come as ``\\u`` escapes (Virtuoso writes every non-ASCII
@@ -495,9 +522,15 @@ class RemoteStore:
         with self._errors(self.gsp_url, query=False):
             self._send(request, self.upload_timeout).close()
 
-    def _changes(self, graph: str, lines: set[str], blank: bool, known: bool) -> tuple[list[str], int]:
-        """The update operations that turn the graph on the server into ``lines``, and their size."""
+    def _changes(self, graph: str, lines: set[str], blank: bool, known: bool) -> tuple[list, int]:
+        """The update operations that turn the graph on the server into ``lines``, and their size.
+
+        On Virtuoso (not atomic anyway; it refuses an update text past about 10 MB, or one
+        that compiles to more than 10,000 lines of SQL: a few thousand triples) a changed
+        graph goes whole, as one GSP PUT (``("put", graph, lines)``)."""
         g = str(ox.NamedNode(graph))
+        if self._name_graphs:
+            return [("put", graph, sorted(lines))], len(lines)
         if blank or not known:  # blank nodes cannot be deleted by value; a new graph may hold leftovers
             insert = _data("INSERT", g, lines)
             if blank:  # Virtuoso refuses blank nodes in INSERT DATA, not in an INSERT template
@@ -562,7 +595,7 @@ class RemoteStore:
             raise
         return count
 
-    def _commit(self, previous: tuple[str, dict[str, str]] | None, digests: dict[str, str], ops: list[str]) -> None:
+    def _commit(self, previous: tuple[str, dict[str, str]] | None, digests: dict[str, str], ops: list) -> None:
         """One SPARQL Update: the changes, the removed graphs, the new manifest.
 
         It drops the previous manifest without SILENT: if another build has
@@ -578,7 +611,14 @@ class RemoteStore:
         entries += [f"{manifest} <{HAS_GRAPH}> {ox.Literal(f'{g} {d}')}" for g, d in digests.items()]
         ops.append(f"CREATE SILENT GRAPH {manifest}")  # Virtuoso drops (above) only created graphs
         ops.append(_data("INSERT", manifest, entries))
-        self._update(" ;\n".join(ops))
+        if not self._name_graphs:
+            self._update(" ;\n".join(ops))
+            return
+        for op in ops:  # Virtuoso: one operation at a time, as it would apply them anyway
+            if isinstance(op, tuple):
+                self._put_graph(op[1], op[2])
+            else:
+                self._update(op)
 
     def _drop(self, graphs: Iterable[str]) -> None:
         """Best effort: a failure here must not hide the error that got us here."""
