@@ -140,6 +140,21 @@ def _server_message(exc: SPARQLWrapperException) -> str:
         return _one_line(str(exc))
 
 
+class EndpointDown(StoreError):
+    """The endpoint cannot be reached, timed out or failed: a server in front says 503, come back later."""
+
+    status = 503
+    retry_after = 5
+
+
+class EndpointBroken(StoreError):
+    """The endpoint answered, but not with a whole answer we can serve (HTML, truncated, cut
+    at its row limit, access refused): a server in front says 502."""
+
+    status = 502
+    retry_after = 5
+
+
 def credentials() -> tuple[str, str] | None:
     """(user, password) for writes, from the environment (see the module's docstring)."""
     user = os.environ.get("RULEKB_STORE_USER")
@@ -198,7 +213,7 @@ GATHERED = "/graph/statements"  # graphs every edition's part adds to: gathered 
 
 class RemoteStore:
     def __init__(self, url: str, update_url: str | None = None, gsp_url: str | None = None,
-                 timeout: float = 60.0, upload_timeout: float = 3600.0, max_change: int | None = None):
+                 timeout: float | None = None, upload_timeout: float = 3600.0, max_change: int | None = None):
         self.url = _no_userinfo(url)
         guessed_update, guessed_gsp = endpoints(url)
         self.update_url = _no_userinfo(update_url or os.environ.get("RULEKB_UPDATE_URL") or guessed_update)
@@ -208,7 +223,8 @@ class RemoteStore:
         self._name_graphs: bool | None = None  # Virtuoso: set by the first answer's Server header
         self._kb_graphs: tuple[float, list[str]] | None = None
         self._row_limit: int | None | bool = False  # False: not probed yet
-        self.timeout = timeout
+        # seconds a query may take on the endpoint (RULEKB_REMOTE_TIMEOUT, default 60)
+        self.timeout = timeout or float(os.environ.get("RULEKB_REMOTE_TIMEOUT") or 60)
         self.upload_timeout = upload_timeout  # a large commit takes minutes
         # the largest commit a build may send: the server holds it in memory, in one transaction
         self.max_change = max_change or int(os.environ.get("RULEKB_MAX_CHANGE") or DEFAULT_MAX_CHANGE)
@@ -255,7 +271,7 @@ class RemoteStore:
             self._fail(url, query, exc.code, _one_line(exc.read() or exc.reason))
         except (OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or exc
-            raise StoreError(f"cannot reach the SPARQL endpoint at {url}: {reason}") from None
+            raise EndpointDown(f"cannot reach the SPARQL endpoint at {url}: {reason}") from None
 
     @staticmethod
     def _fail(url: str, query: bool, status: int | None, message: str):
@@ -268,9 +284,9 @@ class RemoteStore:
         if status == 404:
             raise StoreError(f"no SPARQL endpoint at {url} (HTTP 404): {message}") from None
         if status in (401, 403):
-            raise StoreError(f"the SPARQL endpoint at {url} refused access (HTTP {status}): set RULEKB_STORE_USER and"
+            raise EndpointBroken(f"the SPARQL endpoint at {url} refused access (HTTP {status}): set RULEKB_STORE_USER and"
                              " RULEKB_STORE_PASSWORD (or RULEKB_STORE_PASSWORD_FILE) to an account allowed to write")
-        raise StoreError(f"the SPARQL endpoint at {url} answered HTTP {status}: {message}") from None
+        raise EndpointDown(f"the SPARQL endpoint at {url} answered HTTP {status}: {message}") from None
 
     def _writer_opener(self) -> urllib.request.OpenerDirector:
         """urllib's opener for updates and GSP: Digest or Basic auth, as the server asks."""
@@ -315,6 +331,9 @@ class RemoteStore:
         if cut:
             self._cut(cut)
         media = headers.get_content_type()
+        if media not in RESULT_TYPES.values() and ox.RdfFormat.from_media_type(media) is None:
+            raise EndpointBroken(f"the SPARQL endpoint at {self.url} answered {media}, not SPARQL results or RDF:"
+                                 f" {_one_line(body, 120)}")
         if media == NT.media_type:
             body = _no_comments(body)
         if b"\\u" in body or b"\\U" in body:
@@ -323,12 +342,12 @@ class RemoteStore:
             try:
                 body = _standard_json(body)
             except ValueError:
-                raise StoreError(f"{self.url} sent truncated or malformed SPARQL JSON results:"
+                raise EndpointBroken(f"{self.url} sent truncated or malformed SPARQL JSON results:"
                                  f" {_one_line(body, 200)}") from None
         return body, media
 
     def _cut(self, limit) -> None:
-        raise StoreError(f"the SPARQL endpoint at {self.url} cut its answer at {limit} rows (its result limit;"
+        raise EndpointBroken(f"the SPARQL endpoint at {self.url} cut its answer at {limit} rows (its result limit;"
                          " Virtuoso: [SPARQL] ResultSetMaxRows in virtuoso.ini): raise it; a partial answer"
                          " is not served as whole")
 
@@ -393,7 +412,7 @@ class RemoteStore:
         try:
             return ox.serialize(ox.parse(body, format=fmt), format=fmt)
         except SyntaxError as exc:
-            raise StoreError(f"{self.url} sent malformed or truncated {fmt.name}: {_one_line(str(exc), 200)}") from None
+            raise EndpointBroken(f"{self.url} sent malformed or truncated {fmt.name}: {_one_line(str(exc), 200)}") from None
 
     def _update(self, sparql: str) -> None:
         # the update as the body: no URL-encoding of megabytes
@@ -408,7 +427,7 @@ class RemoteStore:
             results = json.loads(body)
             return [{k: v["value"] for k, v in row.items()} for row in results["results"]["bindings"]]
         except (ValueError, KeyError, TypeError):
-            raise StoreError(f"{self.url} did not answer with SPARQL JSON results: {_one_line(body, 200)}") from None
+            raise EndpointBroken(f"{self.url} did not answer with SPARQL JSON results: {_one_line(body, 200)}") from None
 
     def _gsp(self, graph: str) -> str:
         if not self.gsp_url:
@@ -490,7 +509,7 @@ class RemoteStore:
                     for triple in ox.parse(response, format=NT):
                         yield ox.Quad(triple.subject, triple.predicate, triple.object, name)
                 except SyntaxError as exc:
-                    raise StoreError(f"{self.gsp_url} sent bad N-Triples for <{graph}>: {exc}") from None
+                    raise EndpointBroken(f"{self.gsp_url} sent bad N-Triples for <{graph}>: {exc}") from None
 
     def export(self, graph: str | None, rdf_format: str) -> bytes:
         fmt = RDF_FORMATS[rdf_format]
