@@ -1,29 +1,14 @@
 """The KB on a remote SPARQL 1.1 endpoint, with the interface of :class:`kb.store.embedded.EmbeddedStore`.
 
-The URL given is the endpoint's SPARQL *query* URL. The update and Graph Store
-Protocol (GSP) URLs are derived from it (:func:`endpoints`) or set explicitly
-(constructor arguments, or ``RULEKB_UPDATE_URL`` / ``RULEKB_GSP_URL``)::
+The URL given is the endpoint's SPARQL *query* URL; the update and Graph Store
+Protocol (GSP) URLs are derived from it (:func:`.endpoint.endpoints`) or set
+explicitly (constructor arguments, or ``RULEKB_UPDATE_URL`` / ``RULEKB_GSP_URL``).
 
-    oxigraph   http://host:7878/query        -> /update, /store
-    Fuseki     http://host:3030/ds/sparql    -> /ds/update, /ds/data   (also /ds/query)
-    Virtuoso   http://host:8890/sparql       -> /sparql-auth, /sparql-graph-crud-auth
-    RDF4J      http://host/rdf4j-server/repositories/kb -> .../statements, .../rdf-graphs/service
-
-Writes (updates, GSP) authenticate with Digest or Basic auth, whichever the
-server asks for, when credentials are set: ``RULEKB_STORE_USER`` and
-``RULEKB_STORE_PASSWORD`` (or ``RULEKB_STORE_PASSWORD_FILE``, a file holding
-the password). Never in the URL (refused: URLs end up in logs and messages),
-never in an error message.
-
-Virtuoso (recognised by its ``Server`` header) differs, and is handled:
-
-- it cuts results at its ``ResultSetMaxRows`` and says so only in an
-  ``X-SPARQL-MaxRows`` header: such an answer is an error, never served as whole;
-- its SPARQL JSON says ``typed-literal`` (SPARQL 1.0): rewritten to ``literal``;
-- its default graph is the union of every graph, its own system graphs
-  included: every query without a dataset of its own names the KB's graphs
-  (its manifest) as the default and named graphs;
-- updates only through its authenticated endpoint (``/sparql-auth``, Digest).
+Writes authenticate with credentials from the environment, and the answers of
+Virtuoso (recognised by its ``Server`` header) are made standard: see
+:mod:`.endpoint`. On Virtuoso, too, an answer cut at its ``ResultSetMaxRows`` is an
+error (never served as whole), and every query without a dataset of its own names
+the KB's graphs (its default graph holds Virtuoso's system graphs).
 
 The KB's queries read the default graph as the union of the named graphs, so
 the server must be configured that way (``oxigraph serve --union-default-graph``;
@@ -40,8 +25,9 @@ of serialised RDF terms, as in the embedded store (:func:`with_values`).
   graph costs nothing, a changed one becomes DELETE DATA / INSERT DATA of the
   differing triples (or DROP + INSERT DATA when it has blank nodes, or is new).
 - All of it goes to the server as ONE SPARQL Update, which a transactional
-  server (oxigraph) applies all or nothing (Virtuoso 7.2 does not: builds
-  there are not atomic). Nothing is written before it, so
+  server (oxigraph) applies all or nothing. (Virtuoso 7.2 is not atomic, and
+  limits an update's text: there each changed graph goes whole, one GSP PUT
+  each, the manifest last.) Nothing is written before it, so
   an interrupted or failed build leaves the previous content answering. The
   update drops the previous manifest without SILENT: if another build
   committed meanwhile, it fails and changes nothing.
@@ -61,7 +47,6 @@ commit larger than ``RULEKB_MAX_CHANGE`` quads (default 1,000,000, about
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import http.client
 import itertools
@@ -75,14 +60,15 @@ import uuid
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote
 
 import pyoxigraph as ox
 from SPARQLWrapper import CONSTRUCT, DESCRIBE, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
 from ..errors import NotFound, QueryError, StoreError
+from .endpoint import (EndpointBroken, EndpointDown, Writer, credentials, endpoints, no_comments,  # noqa: F401
+                       no_userinfo, one_line, server_message, standard_json, unescaped)
 from .kind import RDF_FORMATS, Answer, bind_values
 
 MANIFEST = "urn:rulekb:manifest:"  # + a token: each build writes a new one
@@ -98,111 +84,11 @@ DEFAULT_MAX_CHANGE = 1_000_000
 NT = ox.RdfFormat.N_TRIPLES
 
 
-def endpoints(query_url: str) -> tuple[str, str | None]:
-    """(update URL, GSP URL) by the conventions of common servers; GSP may be unknown."""
-    parts = urlsplit(query_url)
-    path = parts.path.rstrip("/")
-    head, _, last = path.rpartition("/")
-
-    def at(new_path: str) -> str:
-        return urlunsplit((parts.scheme, parts.netloc, new_path, "", ""))
-
-    if path == "/query":  # oxigraph
-        return at("/update"), at("/store")
-    if path == "/sparql":  # Virtuoso: writes only through its authenticated endpoints
-        return at("/sparql-auth"), at("/sparql-graph-crud-auth")
-    if last in ("query", "sparql"):  # Fuseki: /ds/query or /ds/sparql
-        return at(head + "/update"), at(head + "/data")
-    if "/repositories/" in path:  # RDF4J, GraphDB
-        return at(path + "/statements"), at(path + "/rdf-graphs/service")
-    return query_url, None
-
-
 def with_values(sparql: str, bindings: dict | None) -> str:
     """The query with its parameters bound exactly as the embedded store binds
     them: it is :func:`kb.store.kind.bind_values` (a checked VALUES block of
     serialised RDF terms; a bad name or IRI is a QueryError, never query text)."""
     return bind_values(sparql, bindings)
-
-
-def _one_line(body: bytes | str, limit: int = 500) -> str:
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + " ..."
-
-
-def _server_message(exc: SPARQLWrapperException) -> str:
-    """SPARQLWrapper keeps the server's answer only as a repr inside its message."""
-    _, _, raw = str(exc).partition("Response:\n")
-    try:
-        return _one_line(ast.literal_eval(raw))
-    except (ValueError, SyntaxError):
-        return _one_line(str(exc))
-
-
-class EndpointDown(StoreError):
-    """The endpoint cannot be reached, timed out or failed: a server in front says 503, come back later."""
-
-    status = 503
-    retry_after = 5
-
-
-class EndpointBroken(StoreError):
-    """The endpoint answered, but not with a whole answer we can serve (HTML, truncated, cut
-    at its row limit, access refused): a server in front says 502."""
-
-    status = 502
-    retry_after = 5
-
-
-def credentials() -> tuple[str, str] | None:
-    """(user, password) for writes, from the environment (see the module's docstring)."""
-    user = os.environ.get("RULEKB_STORE_USER")
-    password = os.environ.get("RULEKB_STORE_PASSWORD")
-    path = os.environ.get("RULEKB_STORE_PASSWORD_FILE")
-    if path and password is None:
-        try:
-            password = Path(path).read_text(encoding="utf-8").strip("\r\n")
-        except OSError as exc:
-            raise StoreError(f"cannot read RULEKB_STORE_PASSWORD_FILE {path}: {exc.strerror}") from None
-    if password is not None and not user:
-        raise StoreError("a store password is set but no RULEKB_STORE_USER")
-    return (user, password or "") if user else None
-
-
-def _no_userinfo(url: str) -> str:
-    if url and urlsplit(url).password is not None:
-        raise StoreError("credentials in a store URL end up in logs: set RULEKB_STORE_USER and "
-                         "RULEKB_STORE_PASSWORD (or RULEKB_STORE_PASSWORD_FILE) instead")
-    return url
-
-
-XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
-_CANONICAL_BOOLEAN = {"1": "true", "0": "false"}
-
-
-def _standard_json(body: bytes) -> bytes:
-    """SPARQL 1.1 JSON results from Virtuoso's: its ``typed-literal`` (SPARQL 1.0) as
-    ``literal``, its xsd:boolean values 1/0 as their canonical true/false. A body that is
-    not JSON (cut mid-way) raises ValueError."""
-    if b'"typed-literal"' not in body and XSD_BOOLEAN.encode() not in body:
-        json.loads(body)  # still a check that the answer is whole
-        return body
-    results = json.loads(body)
-    for row in results.get("results", {}).get("bindings", []):
-        for term in row.values():
-            if term.get("type") == "typed-literal":
-                term["type"] = "literal"
-            if term.get("datatype") == XSD_BOOLEAN:
-                term["value"] = _CANONICAL_BOOLEAN.get(term["value"], term["value"])
-    return json.dumps(results, ensure_ascii=False).encode("utf-8")
-
-
-def _no_comments(body: bytes) -> bytes:
-    """N-Triples without comment lines (Virtuoso answers an empty graph with ``# Empty NT``)."""
-    if not body.startswith(b"#") and b"\n#" not in body:
-        return body
-    return b"".join(line for line in body.splitlines(keepends=True) if not line.startswith(b"#"))
 
 
 _FROM = re.compile(r"\bFROM\s+(NAMED\s+)?<", re.IGNORECASE)  # a query that says its own dataset
@@ -214,17 +100,17 @@ GATHERED = "/graph/statements"  # graphs every edition's part adds to: gathered 
 class RemoteStore:
     def __init__(self, url: str, update_url: str | None = None, gsp_url: str | None = None,
                  timeout: float | None = None, upload_timeout: float = 3600.0, max_change: int | None = None):
-        self.url = _no_userinfo(url)
+        self.url = no_userinfo(url)
         guessed_update, guessed_gsp = endpoints(url)
-        self.update_url = _no_userinfo(update_url or os.environ.get("RULEKB_UPDATE_URL") or guessed_update)
-        self.gsp_url = _no_userinfo(gsp_url or os.environ.get("RULEKB_GSP_URL") or guessed_gsp)
+        self.update_url = no_userinfo(update_url or os.environ.get("RULEKB_UPDATE_URL") or guessed_update)
+        self.gsp_url = no_userinfo(gsp_url or os.environ.get("RULEKB_GSP_URL") or guessed_gsp)
         self._credentials = credentials()
-        self._opener = self._writer_opener()
+        # seconds a query may take on the endpoint (RULEKB_REMOTE_TIMEOUT, default 60)
+        self.timeout = timeout or float(os.environ.get("RULEKB_REMOTE_TIMEOUT") or 60)
+        self._writer = Writer(self._credentials, [self.update_url, self.gsp_url], self.timeout)
         self._name_graphs: bool | None = None  # Virtuoso: set by the first answer's Server header
         self._kb_graphs: tuple[float, list[str]] | None = None
         self._row_limit: int | None | bool = False  # False: not probed yet
-        # seconds a query may take on the endpoint (RULEKB_REMOTE_TIMEOUT, default 60)
-        self.timeout = timeout or float(os.environ.get("RULEKB_REMOTE_TIMEOUT") or 60)
         self.upload_timeout = upload_timeout  # a large commit takes minutes
         # the largest commit a build may send: the server holds it in memory, in one transaction
         self.max_change = max_change or int(os.environ.get("RULEKB_MAX_CHANGE") or DEFAULT_MAX_CHANGE)
@@ -266,9 +152,9 @@ class RemoteStore:
             yield
         except SPARQLWrapperException as exc:
             status = getattr(exc.__context__, "code", None)
-            self._fail(url, query, status, _server_message(exc))
+            self._fail(url, query, status, server_message(exc))
         except urllib.error.HTTPError as exc:
-            self._fail(url, query, exc.code, _one_line(exc.read() or exc.reason))
+            self._fail(url, query, exc.code, one_line(exc.read() or exc.reason))
         except (OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or exc
             raise EndpointDown(f"cannot reach the SPARQL endpoint at {url}: {reason}") from None
@@ -287,17 +173,6 @@ class RemoteStore:
             raise EndpointBroken(f"the SPARQL endpoint at {url} refused access (HTTP {status}): set RULEKB_STORE_USER and"
                              " RULEKB_STORE_PASSWORD (or RULEKB_STORE_PASSWORD_FILE) to an account allowed to write")
         raise EndpointDown(f"the SPARQL endpoint at {url} answered HTTP {status}: {message}") from None
-
-    def _writer_opener(self) -> urllib.request.OpenerDirector:
-        """urllib's opener for updates and GSP: Digest or Basic auth, as the server asks."""
-        if self._credentials is None:
-            return urllib.request.build_opener()
-        passwords = self._opener_passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
-        for url in (self.update_url, self.gsp_url):
-            if url:
-                passwords.add_password(None, url, *self._credentials)
-        return urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(passwords),
-                                           urllib.request.HTTPBasicAuthHandler(passwords))
 
     def _wrapper(self, timeout: float) -> SPARQLWrapper:
         wrapper = SPARQLWrapper(self.url, updateEndpoint=self.update_url)
@@ -333,17 +208,17 @@ class RemoteStore:
         media = headers.get_content_type()
         if media not in RESULT_TYPES.values() and ox.RdfFormat.from_media_type(media) is None:
             raise EndpointBroken(f"the SPARQL endpoint at {self.url} answered {media}, not SPARQL results or RDF:"
-                                 f" {_one_line(body, 120)}")
+                                 f" {one_line(body, 120)}")
         if media == NT.media_type:
-            body = _no_comments(body)
+            body = no_comments(body)
         if b"\\u" in body or b"\\U" in body:
-            body = self._unescaped(body, media)
+            body = unescaped(body, media, self.url)
         if media == RESULT_TYPES["json"]:
             try:
-                body = _standard_json(body)
+                body = standard_json(body)
             except ValueError:
                 raise EndpointBroken(f"{self.url} sent truncated or malformed SPARQL JSON results:"
-                                 f" {_one_line(body, 200)}") from None
+                                 f" {one_line(body, 200)}") from None
         return body, media
 
     def _cut(self, limit) -> None:
@@ -371,55 +246,12 @@ class RemoteStore:
         if triples >= self._row_limit:
             self._cut(self._row_limit)
 
-    def _send(self, request: urllib.request.Request, timeout: float):
-        """A write (or GSP read) through the authenticating opener. With credentials, a body is
-        sent once, already authorised: the challenge comes first from a HEAD of the same URL
-        (a server that refuses the unauthorised body closes the connection while it is sent)."""
-        if self._credentials is not None and request.data:
-            self._authorise(request)
-        return self._opener.open(request, timeout=timeout)
-
-    def _authorise(self, request: urllib.request.Request) -> None:
-        import base64
-
-        probe = urllib.request.Request(request.full_url, method="HEAD")
-        try:
-            urllib.request.build_opener().open(probe, timeout=self.timeout).close()
-            return  # no challenge: nothing to add
-        except urllib.error.HTTPError as exc:
-            challenge = exc.headers.get("WWW-Authenticate") or ""
-            exc.close()
-            if exc.code != 401:
-                return
-        scheme, _, rest = challenge.partition(" ")
-        if scheme.lower() == "digest":
-            digest = urllib.request.HTTPDigestAuthHandler(self._opener_passwords)
-            fields = urllib.request.parse_keqv_list(filter(None, urllib.request.parse_http_list(rest)))
-            authorization = digest.get_authorization(request, fields)
-            if authorization:
-                request.add_unredirected_header("Authorization", f"Digest {authorization}")
-        elif scheme.lower() == "basic":
-            token = base64.b64encode(":".join(self._credentials).encode("utf-8")).decode("ascii")
-            request.add_unredirected_header("Authorization", f"Basic {token}")
-
-    def _unescaped(self, body: bytes, media: str) -> bytes:
-        """RDF whose characters come as ``\\u`` escapes (Virtuoso writes every non-ASCII
-        character so) re-serialised with the characters themselves, as the embedded store
-        writes it: the same answer byte for byte where the format allows."""
-        fmt = ox.RdfFormat.from_media_type(media)
-        if fmt is None:
-            return body
-        try:
-            return ox.serialize(ox.parse(body, format=fmt), format=fmt)
-        except SyntaxError as exc:
-            raise EndpointBroken(f"{self.url} sent malformed or truncated {fmt.name}: {_one_line(str(exc), 200)}") from None
-
     def _update(self, sparql: str) -> None:
         # the update as the body: no URL-encoding of megabytes
         request = urllib.request.Request(self.update_url, data=sparql.encode("utf-8"), method="POST",
                                          headers={"Content-Type": "application/sparql-update"})
         with self._errors(self.update_url, query=False):
-            self._send(request, self.upload_timeout).close()
+            self._writer.send(request, self.upload_timeout).close()
 
     def _rows(self, sparql: str, dataset: tuple[Sequence[str], Sequence[str]] = ((), ())) -> list[dict[str, str]]:
         body, _ = self._ask_server(sparql, RESULT_TYPES["json"], RESULT_TYPES["json"], *dataset)
@@ -427,7 +259,7 @@ class RemoteStore:
             results = json.loads(body)
             return [{k: v["value"] for k, v in row.items()} for row in results["results"]["bindings"]]
         except (ValueError, KeyError, TypeError):
-            raise EndpointBroken(f"{self.url} did not answer with SPARQL JSON results: {_one_line(body, 200)}") from None
+            raise EndpointBroken(f"{self.url} did not answer with SPARQL JSON results: {one_line(body, 200)}") from None
 
     def _gsp(self, graph: str) -> str:
         if not self.gsp_url:
@@ -499,11 +331,11 @@ class RemoteStore:
         name = ox.NamedNode(graph)
         with self._errors(self.gsp_url, query=False):
             try:
-                response = self._send(request, self.timeout)
+                response = self._writer.send(request, self.timeout)
             except urllib.error.HTTPError as exc:
                 if exc.code != 404:
                     raise
-                raise NotFound(f"no graph <{graph}> at {self.gsp_url}: {_one_line(exc.read())}") from None
+                raise NotFound(f"no graph <{graph}> at {self.gsp_url}: {one_line(exc.read())}") from None
             with response:
                 try:
                     for triple in ox.parse(response, format=NT):
@@ -539,7 +371,7 @@ class RemoteStore:
         request = urllib.request.Request(self._gsp(graph), data=body, method="PUT",
                                          headers={"Content-Type": NT.media_type})
         with self._errors(self.gsp_url, query=False):
-            self._send(request, self.upload_timeout).close()
+            self._writer.send(request, self.upload_timeout).close()
 
     def _changes(self, graph: str, lines: set[str], blank: bool, known: bool) -> tuple[list, int]:
         """The update operations that turn the graph on the server into ``lines``, and their size.
