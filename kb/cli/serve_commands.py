@@ -190,8 +190,10 @@ def serve(
                                 "use). Each holds its own page cache and query workers; more than the CPUs only adds memory."),
     cache: int = typer.Option(4096, "--cache", help="Rendered pages and resources kept in memory per process (LRU, "
                               "with ETag and Cache-Control); 0: no cache."),
-    cache_sparql: bool = typer.Option(True, "--cache-sparql/--no-cache-sparql",
-                                      help="Cache GET /sparql answers too (the store is read-only between builds)."),
+    cache_sparql: bool = typer.Option(False, "--cache-sparql/--no-cache-sparql",
+                                      help="Cache GET /sparql answers too (off by default: a point lookup is then "
+                                      "answered in the HTTP protocol itself, faster than a cache miss; on: a repeated "
+                                      "heavy query comes from the cache, with ETag)."),
     query_workers: int = typer.Option(None, "--query-workers", help="SPARQL queries evaluated at once, per server "
                                       "process, each in a process of its own (default: the CPUs shared out over the "
                                       "server processes, at least 2). Rule pages and point lookups do not use them."),
