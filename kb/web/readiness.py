@@ -157,9 +157,11 @@ async def warm(ready: Ready) -> dict:
     if newest:
         rules = await anyio.to_thread.run_sync(lambda: service.run(store, "edition-rules", edition=newest))
         if rules:
-            number = rules[len(rules) // 2]["number"]
+            row = rules[len(rules) // 2]
+            number = row["number"]
+            words = [w for w in (row.get("text") or "").split() if w.isalpha() and len(w) > 4] or ["rule"]
             rule_iri = f"{ready.base}edition/{newest}/rule/{number}"
-            paths += [rule_iri[len(ready.base) - 1:], f"/search?q={quote(number)}",
+            paths += [rule_iri[len(ready.base) - 1:], f"/search?q={quote(words[0])}",
                       "/sparql?query=" + quote(POINT.format(iri=rule_iri), safe="")]
     statuses = {}
     for path in paths:

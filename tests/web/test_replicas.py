@@ -255,3 +255,58 @@ def test_two_replicas_behind_haproxy_lose_no_request(fixture_kb, snapshots, tmp_
             balancer.wait(timeout=10)
         for replica in replicas:
             replica.stop()
+
+
+def test_healthz_is_503_with_retry_after_until_warm_then_200(fixture_kb):
+    """The app itself, driven through the ASGI lifespan as uvicorn drives it: 503 (starting)
+    before the startup, 200 with the build once warm; the warm-up answered real requests."""
+    import asyncio
+
+    from rulekb.kb.cli.serve_commands import build_app
+
+    store, _ = fixture_kb
+    app = build_app(store, None, max_rows=100, timeout=10.0, cache=16, query_workers=1)
+
+    async def get(path):
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+                 "headers": [(b"host", b"localhost")], "http_version": "1.1", "scheme": "http", "root_path": ""}
+        await app(scope, receive, send)
+        head = next(m for m in sent if m["type"] == "http.response.start")
+        body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+        return head["status"], dict(head["headers"]), json.loads(body)
+
+    async def lifespan():
+        messages = asyncio.Queue()
+        await messages.put({"type": "lifespan.startup"})
+        said = []
+
+        async def send(message):
+            said.append(message["type"])
+            if message["type"] == "lifespan.startup.complete":
+                await messages.put({"type": "lifespan.shutdown"})
+
+        await app({"type": "lifespan"}, messages.get, send)
+        return said
+
+    async def scenario():
+        before = await get("/healthz")
+        said = await lifespan()
+        return before, said
+
+    (status, headers, body), said = asyncio.run(scenario())
+    assert status == 503 and body["status"] == "starting" and headers[b"retry-after"] == b"5"
+    assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    warmed = app.warmed
+    assert warmed["newest_edition"] == "en/2030-05-05" and warmed["query_workers"] == 1
+    assert set(warmed["requests"].values()) == {200}, warmed["requests"]  # home, a rule page, a lookup, a search
+    app.ready = True  # (the shutdown above set it back)
+    status, _, body = asyncio.run(get("/healthz"))
+    assert status == 200 and body["status"] == "ready" and body["newest_edition"] == "en/2030-05-05"
