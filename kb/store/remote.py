@@ -27,7 +27,7 @@ of serialised RDF terms, as in the embedded store (:func:`with_values`).
 - All of it goes to the server as ONE SPARQL Update, which a transactional
   server (oxigraph) applies all or nothing. (Virtuoso 7.2 is not atomic, and
   limits an update's text: there each changed graph goes whole, one GSP PUT
-  each, the manifest last.) Nothing is written before it, so
+  each as the build makes it, the manifest last.) Nothing is written before it, so
   an interrupted or failed build leaves the previous content answering. The
   update drops the previous manifest without SILENT: if another build
   committed meanwhile, it fails and changes nothing.
@@ -378,10 +378,11 @@ class RemoteStore:
 
         On Virtuoso (not atomic anyway; it refuses an update text past about 10 MB, or one
         that compiles to more than 10,000 lines of SQL: a few thousand triples) a changed
-        graph goes whole, as one GSP PUT (``("put", graph, lines)``)."""
+        graph goes whole, now, as one GSP PUT: nothing is kept for the commit."""
         g = str(ox.NamedNode(graph))
         if self._name_graphs:
-            return [("put", graph, sorted(lines))], len(lines)
+            self._put_graph(graph, sorted(lines))
+            return [], 0
         if blank or not known:  # blank nodes cannot be deleted by value; a new graph may hold leftovers
             insert = _data("INSERT", g, lines)
             if blank:  # Virtuoso refuses blank nodes in INSERT DATA, not in an INSERT template
@@ -466,10 +467,7 @@ class RemoteStore:
             self._update(" ;\n".join(ops))
             return
         for op in ops:  # Virtuoso: one operation at a time, as it would apply them anyway
-            if isinstance(op, tuple):
-                self._put_graph(op[1], op[2])
-            else:
-                self._update(op)
+            self._update(op)
 
     def _drop(self, graphs: Iterable[str]) -> None:
         """Best effort: a failure here must not hide the error that got us here."""
