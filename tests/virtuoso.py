@@ -129,8 +129,10 @@ def start(folder: Path, max_rows: int = 1_000_000) -> Virtuoso:
     secret = folder / "dba.password"
     secret.touch(mode=0o600)
     secret.write_text(password + "\n")
-    # the fresh database's dba password is the public default: replaced over stdin at once
-    isql_run = subprocess.run([isql, f"127.0.0.1:{sql_port}", "dba", "dba"], input=f'SET PASSWORD "dba" "{password}";\n',
+    # the fresh database's dba password is the public default: replaced over stdin at once, and
+    # checkpointed (a password set and not checkpointed is the old one again after a restart)
+    statements = f'SET PASSWORD "dba" "{password}";\nCHECKPOINT;\n'
+    isql_run = subprocess.run([isql, f"127.0.0.1:{sql_port}", "dba", "dba"], input=statements,
                               capture_output=True, text=True, timeout=60)
     if isql_run.returncode != 0 or "Done" not in isql_run.stdout:
         process.kill()
