@@ -293,6 +293,9 @@ class RemoteStore:
             manifest = self._manifest()
             self._kb_graphs = (now, sorted(manifest[1]) if manifest else [])
         graphs = self._kb_graphs[1]
+        # Virtuoso echoes each graph of the dataset as a response header (X-SPARQL-default-graph):
+        # http.client refuses more than _MAXHEADERS (100) headers, so the limit follows the dataset
+        http.client._MAXHEADERS = max(http.client._MAXHEADERS, 2 * len(graphs) + 100)
         return graphs, graphs
 
     def exists(self) -> bool:
