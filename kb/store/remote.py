@@ -211,7 +211,7 @@ class RemoteStore:
                                  f" {one_line(body, 120)}")
         if media == NT.media_type:
             body = no_comments(body)
-        if b"\\u" in body or b"\\U" in body:
+        if self._name_graphs or b"\\u" in body or b"\\U" in body:  # (Virtuoso's RDF: tabs, escapes)
             body = unescaped(body, media, self.url)
         if media == RESULT_TYPES["json"]:
             try:
