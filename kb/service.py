@@ -245,6 +245,13 @@ def export(store, edition: str | None, rdf_format: str) -> bytes:
     return run_export(store, edition, rdf_format)
 
 
+def publish(store, target) -> dict:
+    """``rulekb publish DIR``: a read-only, versioned snapshot of the store's current build."""
+    from .store.publish import publish as run_publish
+
+    return run_publish(store, target)
+
+
 def validate(store, editions: list[str] | None = None, all_graphs: bool = False) -> dict:
     from .store.validate import validate as run_validate
 

@@ -251,19 +251,28 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
                 connections: int = 16, workers: int = 2, warmup: int = 2, same_url: bool = False,
                 peers: bool = True, uncached: bool = True, prime: int = 6, serve_options: tuple[str, ...] = (),
                 load: tuple[int, int] | None = (64, 30), only: tuple[str, ...] = (),
-                progress=lambda message: None) -> dict:
+                as_user: bool = False, progress=lambda message: None) -> dict:
     """Every scenario on every server, one after the other; ``uncached``: also a
     ``rulekb serve --cache 0`` (the engine's own speed, every answer computed).
     ``prime``: requests of each of a scenario's URLs, on new connections, before
-    measuring the cached server (so each worker process has them: steady state); 0: none."""
-    scenarios, sizes = workload(store, edition, base, same_url=same_url, load=load)
+    measuring the cached server (so each worker process has them: steady state); 0: none.
+
+    ``as_user``: ``rulekb serve`` started exactly as a user starts it (no option but the store
+    and the port), the peers with their own defaults, started first; ours is loaded from the
+    moment it answers (its port opens once warm): no warm-up, no priming, and the rule pages
+    cycle over every rule of the edition, so nearly every page is rendered for the first time."""
+    if as_user:
+        uncached, prime, warmup = False, 0, 0
+    scenarios, sizes = workload(store, edition, base, same_url=same_url, load=load,
+                                **({"rules": 100_000} if as_user else {}))
     if only:  # a scenario's leftover work (answers wrk gave up on) would load the next one's server
         unknown = set(only) - {s.name for s in scenarios}
         if unknown:
             raise KBError(f"unknown scenario {sorted(unknown)[0]!r}; known: {', '.join(s.name for s in scenarios)}")
         scenarios = [s for s in scenarios if s.name in only]
     load = {"duration": duration, "threads": threads, "connections": connections, "warmup": warmup}
-    figures: dict = {"edition": edition, "workers": workers, "load": load, **sizes, "rows": [],
+    figures: dict = {"edition": edition, "workers": None if as_user else workers, "as_user": as_user,
+                     "load": load, **sizes, "rows": [],
                      "servers": {}, "peers_missing": {}, "priming": {},
                      "load_average": {"cores": os.cpu_count(), "start": round(os.getloadavg()[0], 2)}}
     with tempfile.TemporaryDirectory(prefix="rulekb-bench-serve-") as tmp:
@@ -273,13 +282,7 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
         figures["edition_triples"] = sum(1 for line in nquads.open("rb") if line.strip())
         servers: list[Server] = []
         try:
-            progress(f"starting rulekb serve --workers {workers} {' '.join(serve_options)}")
-            options = ["--base-iri", base, *serve_options]
-            servers.append(start_rulekb("rulekb", store_location, workers, workdir, options))
-            if uncached:
-                servers.append(start_rulekb("rulekb no-cache", store_location, workers, workdir,
-                                            [*options, "--cache", "0"]))
-            if peers:
+            def start_peers():
                 progress("starting the Oxigraph server and rdflib-endpoint over the edition")
                 for start in (start_oxigraph, start_rdflib_endpoint):
                     peer = start(nquads, workdir)
@@ -287,12 +290,28 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
                         figures["peers_missing"][start.__name__.removeprefix("start_").replace("_", "-")] = peer
                     else:
                         servers.append(peer)
+
+            if as_user and peers:  # started first: their start-up does not share the cores with our load
+                start_peers()
+            if as_user:
+                progress("starting rulekb serve with no options, as a user does")
+                servers.insert(0, start_rulekb("rulekb", store_location, None, workdir))
+            else:
+                progress(f"starting rulekb serve --workers {workers} {' '.join(serve_options)}")
+                options = ["--base-iri", base, *serve_options]
+                servers.append(start_rulekb("rulekb", store_location, workers, workdir, options))
+            if uncached:
+                servers.append(start_rulekb("rulekb no-cache", store_location, workers, workdir,
+                                            [*options, "--cache", "0"]))
+            if peers and not as_user:
+                start_peers()
             for server in servers:
                 figures["servers"][server.name] = {"rss_mb_idle": round(server.rss_mb(), 1),
                                                    "libraries": sorted(loaded_libraries(server.pid)),
-                                                   "first_answer_ms": first_answers(server, scenarios)}
-            progress("checking that every server gives the same answers")
-            figures["answers_differ"] = check_answers(servers, scenarios)
+                                                   "first_answer_ms": {} if as_user else first_answers(server, scenarios)}
+            if not as_user:  # (as a user: the load starts at once; the answers are compared after)
+                progress("checking that every server gives the same answers")
+                figures["answers_differ"] = check_answers(servers, scenarios)
             for scenario in scenarios:
                 for server in servers:
                     if not _is_ours(server.name) and not scenario.peer_queries:
@@ -317,6 +336,8 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
                                rss_mb_before=round(before, 1), rss_mb_after=round(server.rss_mb(), 1),
                                cpu_ms_per_request=round(cpu * 1000 / row["requests"], 3) if row["requests"] else None)
                     figures["rows"].append(row)
+            if as_user:
+                figures["answers_differ"] = check_answers(servers, scenarios)
             for server in servers:
                 figures["servers"][server.name]["rss_mb_end"] = round(server.rss_mb(), 1)
         finally:

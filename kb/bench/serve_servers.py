@@ -235,10 +235,13 @@ def _start(name: str, argv: list[str], port: int, sparql_path: str, workdir: Pat
     raise KBError(f"{name} did not answer within {ready_timeout:.0f} s (log: {log})")
 
 
-def start_rulekb(name: str, store: str, workers: int, workdir: Path, extra: list[str] | None = None) -> Server:
+def start_rulekb(name: str, store: str, workers: int | None, workdir: Path, extra: list[str] | None = None) -> Server:
+    """``rulekb serve`` on a free port; ``workers`` None: as a user starts it, with no option
+    but where the store is and the port (its defaults size it; it listens once warm)."""
     port = free_port()
-    argv = [sys.executable, "-m", "rulekb.kb.cli", "serve", "--port", str(port), "--store", store,
-            "--workers", str(workers), *(extra or [])]
+    argv = [sys.executable, "-m", "rulekb.kb.cli", "serve", "--port", str(port), "--store", store]
+    if workers is not None:
+        argv += ["--workers", str(workers), *(extra or [])]
     return _start(name, argv, port, "/sparql", workdir)
 
 

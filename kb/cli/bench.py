@@ -312,6 +312,10 @@ def bench_serve_command(
     load_duration: int = typer.Option(30, "--load-duration", min=1, help="The `load` scenario: seconds."),
     scenario: list[str] = typer.Option(None, "--scenario", help="Only this scenario (repeatable): rule page, "
                                        "rule turtle, sparql point, sparql join, load."),
+    as_user: bool = typer.Option(False, "--as-user", help="Start `rulekb serve` exactly as a user does (no "
+                                 "options: its defaults size it) and load it from the moment it answers: no "
+                                 "warm-up, no priming, every rule of the edition cycled; the peers with their "
+                                 "own defaults, in the same run."),
     format: Format = FormatOption,
 ) -> None:
     """`rulekb serve` under load (wrk over loopback): req/s, p50/p99 latency and errors for a rule page, a rule
@@ -333,7 +337,7 @@ def bench_serve_command(
             same_url=same_url, peers=peers, uncached=uncached, prime=min(prime, 1) if quick else prime,
             serve_options=("--cache", str(cache), "--query-workers", str(query_workers)),
             load=(load_connections, 3 if quick else load_duration) if load_connections else None,
-            only=tuple(scenario or ()), progress=lambda m: stderr.print(f"bench serve: {m}", highlight=False, markup=False))
+            only=tuple(scenario or ()), as_user=as_user, progress=lambda m: stderr.print(f"bench serve: {m}", highlight=False, markup=False))
         figures["cache"], figures["query_workers"] = cache, query_workers
     if format is Format.json:
         emit_json(figures)
@@ -350,8 +354,10 @@ def _print_serve_figures(figures: dict) -> None:
         f"edition {figures['edition']} ({figures['edition_triples']:,} triples for the peers; ours: the whole store), "
         f"{figures['rules']} rules and {figures['sections']} sections cycled; wrk -t{load['threads']} "
         f"-c{load['connections']} -d{load['duration']}s (after {load['warmup']} s of warm-up) on loopback, sharing "
-        f"the cores with the server; rulekb serve --workers {figures['workers']} --cache {figures['cache']} "
-        f"--query-workers {figures['query_workers']}", highlight=False, markup=False)
+        f"the cores with the server; " + ("rulekb serve with no options (as a user starts it), loaded from the "
+                                            "moment it answers" if figures.get("as_user") else
+                                            f"rulekb serve --workers {figures['workers']} --cache {figures['cache']} "
+                                            f"--query-workers {figures['query_workers']}"), highlight=False, markup=False)
     ours = sorted({r["server"] for r in figures["rows"] if r["server"].startswith("rulekb")})
     table = Table("scenario", "server", "req/s", "p50 ms", "p99 ms", "errors", *(f"{n} / peer" for n in ours),
                   "CPU ms/req", *(f"CPU peer / {n}" for n in ours), "RSS MB")

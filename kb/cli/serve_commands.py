@@ -1,8 +1,13 @@
 """``rulekb serve``: the web endpoint (SPARQL 1.1 Protocol at /sparql, pages, dereferenced IRIs).
 
-With ``--workers N`` uvicorn runs N processes; each builds its own app with
-:func:`app_from_env` from the settings this command puts in environment
-variables (uvicorn's workers import the app by name). The embedded store is
+Fast by default: ``--workers`` (server processes) defaults to the CPUs this process
+may use, ``--query-workers`` (SPARQL evaluation processes of each) to match, so the
+machine's cores are all used and no more. Each server process builds its app, warms
+it (:mod:`kb.web.readiness`: store, page data, search index, query workers, one
+request of each kind) and only then listens: every process binds the port with
+``SO_REUSEPORT`` (the kernel spreads connections over the listening ones), so the
+port opens when the first process is warm and a process that is still warming
+gets no connection. A process that dies is started again. The embedded store is
 opened read-only by every process at once (RocksDB allows any number of
 read-only openers), so the workers share the page cache, not a lock.
 uvicorn's "auto" loop is uvloop; the HTTP protocol is httptools' behind the
@@ -15,11 +20,15 @@ from the protocol, one write per response); no access log.
 from __future__ import annotations
 
 import os
+import signal
+import socket
+import sys
+import time
 
 import typer
 
-from .app import BaseOption, StoreOption, _store, app
-from .output import errors_as_exit_codes, fail, stderr
+from .app import BaseOption, Format, FormatOption, StoreOption, _store, app
+from .output import emit_json, errors_as_exit_codes, fail, stderr, stdout
 
 # settings for app_from_env, in the environment the worker processes inherit
 _ENV = {
@@ -48,14 +57,93 @@ UVICORN_LIMITS = {
 
 def build_app(store, base_iri: str | None, *, max_rows: int, timeout: float, cache: int, query_workers: int,
               cache_sparql: bool = True):
-    """The app of one process: kb.web's app, behind the response cache unless ``cache`` is 0."""
+    """The app of one process: kb.web's app, behind the response cache unless ``cache`` is 0,
+    behind :class:`kb.web.readiness.Ready` (warm before listening, ``/healthz``)."""
     from ..web.app import create_app
     from ..web.cache import with_response_cache
+    from ..web.readiness import Ready
 
     web_app = create_app(store, base_iri, max_rows=max_rows, timeout=timeout, workers=query_workers)
-    if cache == 0:
-        return web_app
-    return with_response_cache(web_app, store, max_entries=cache, sparql=cache_sparql)
+    base = web_app.state.ctx.base
+    if cache:
+        web_app = with_response_cache(web_app, store, max_entries=cache, sparql=cache_sparql)
+    return Ready(web_app, store, base)
+
+
+def cpus() -> int:
+    """The CPUs this process may run on (its affinity: a container's or taskset's share)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_query_workers(workers: int) -> int:
+    """SPARQL evaluation processes per server process: the CPUs shared out, at least 2 (so a
+    slow query does not hold every lookup of its process back)."""
+    return max(2, -(-cpus() // workers))
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """The port, bound with SO_REUSEPORT but not listening yet: uvicorn listens once the app is warm."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve_process(host: str, port: int) -> None:
+    """One server process: its app (from the environment), warmed, then listening."""
+    import uvicorn
+
+    sock = _listening_socket(host, port)
+    config = uvicorn.Config(app_from_env, factory=True, host=host, port=port, log_level="warning",
+                            lifespan="on", **UVICORN_LIMITS)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _supervise(host: str, port: int, workers: int) -> None:
+    """``workers`` server processes; one that dies is started again; SIGTERM or SIGINT stops them all."""
+    import subprocess
+
+    argv = [sys.executable, "-c", "import sys; from rulekb.kb.cli.serve_commands import serve_process; "
+            "serve_process(sys.argv[1], int(sys.argv[2]))", host, str(port)]
+    children: list[subprocess.Popen] = []
+    stopping = []
+
+    def stop(signum, frame):
+        stopping.append(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        children = [subprocess.Popen(argv) for _ in range(workers)]
+        failures: list[float] = []
+        while not stopping:
+            time.sleep(0.2)
+            for i, child in enumerate(children):
+                if child.poll() is None or stopping:
+                    continue
+                now = time.monotonic()
+                failures = [t for t in failures if now - t < 60] + [now]
+                if len(failures) > 3 * workers:  # dying at start (no KB, port taken): give up
+                    fail(f"the server processes keep exiting (last exit code {child.returncode}): see above")
+                children[i] = subprocess.Popen(argv)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for child in children:
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def app_from_env():
@@ -98,16 +186,24 @@ def serve(
     base_iri: str = BaseOption,
     max_rows: int = typer.Option(10_000, "--max-rows", help="Rows (or triples) per answer; more are cut, with X-Rulekb-Truncated: true."),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds per query (checked between result rows)."),
-    workers: int = typer.Option(1, "--workers", help="Server processes (uvicorn workers); about one per core."),
+    workers: int = typer.Option(None, "--workers", help="Server processes (default: one per CPU this process may "
+                                "use). Each holds its own page cache and query workers; more than the CPUs only adds memory."),
     cache: int = typer.Option(4096, "--cache", help="Rendered pages and resources kept in memory per process (LRU, "
                               "with ETag and Cache-Control); 0: no cache."),
-    cache_sparql: bool = typer.Option(True, "--cache-sparql/--no-cache-sparql",
-                                      help="Cache GET /sparql answers too (the store is read-only between builds)."),
-    query_workers: int = typer.Option(4, "--query-workers", help="SPARQL queries evaluated at once, per server process."),
+    cache_sparql: bool = typer.Option(False, "--cache-sparql/--no-cache-sparql",
+                                      help="Cache GET /sparql answers too (off by default: a point lookup is then "
+                                      "answered in the HTTP protocol itself, faster than a cache miss; on: a repeated "
+                                      "heavy query comes from the cache, with ETag)."),
+    query_workers: int = typer.Option(None, "--query-workers", help="SPARQL queries evaluated at once, per server "
+                                      "process, each in a process of its own (default: the CPUs shared out over the "
+                                      "server processes, at least 2). Rule pages and point lookups do not use them."),
 ) -> None:
-    """Serve the KB over HTTP: the SPARQL 1.1 Protocol at /sparql (read-only), pages and the KB's IRIs."""
-    import uvicorn
+    """Serve the KB over HTTP: the SPARQL 1.1 Protocol at /sparql (read-only), pages and the KB's IRIs.
 
+    With no options it uses the machine: one server process per CPU, query workers to match,
+    everything warmed before the port opens; GET /healthz says 200 (build, newest edition) once ready."""
+    workers = cpus() if workers is None else workers
+    query_workers = default_query_workers(workers) if query_workers is None else query_workers
     if workers < 1:
         fail("--workers must be 1 or more")
     if cache < 0:
@@ -118,17 +214,42 @@ def serve(
         kb = _store(store)
         kb.check()  # fail now, in one line, when there is no KB
         base_iri = _base_to_serve(kb, base_iri)
-        stderr.print(f"rulekb: SPARQL endpoint at http://{host}:{port}/sparql"
-                     + (f" ({workers} worker processes)" if workers > 1 else ""), markup=False, highlight=False)
-        if workers == 1:
-            web_app = build_app(kb, base_iri, max_rows=max_rows, timeout=timeout, cache=cache,
-                                query_workers=query_workers, cache_sparql=cache_sparql)
-            uvicorn.run(web_app, host=host, port=port, log_level="warning", **UVICORN_LIMITS)
-            return
-        kb.close()  # the workers open their own
+        try:  # the port must be free, or ours to share: said now, in one line
+            _listening_socket(host, port).close()
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror}")
+        stderr.print(f"rulekb: SPARQL endpoint at http://{host}:{port}/sparql ({workers} server process"
+                     f"{'es' if workers > 1 else ''}, {query_workers} query workers each; warming up, "
+                     f"GET /healthz says when ready)", markup=False, highlight=False)
+        kb.close()  # each server process opens its own
         settings = {"store": kb.location, "base_iri": base_iri or "", "max_rows": max_rows,
                     "timeout": timeout, "cache": cache, "query_workers": query_workers,
                     "cache_sparql": int(cache_sparql)}
         os.environ.update({_ENV[key]: str(value) for key, value in settings.items()})
-        uvicorn.run("rulekb.kb.cli.serve_commands:app_from_env", factory=True, workers=workers,
-                    host=host, port=port, log_level="warning", **UVICORN_LIMITS)
+        if workers == 1:
+            serve_process(host, port)
+            return
+        _supervise(host, port, workers)
+
+
+@app.command()
+def publish(
+    target: str = typer.Argument(..., help="Folder of snapshots: the build goes to DIR/STAMP, DIR/latest points at it."),
+    store: str = StoreOption,
+    format: Format = FormatOption,
+) -> None:
+    """Write a read-only, versioned snapshot of the built KB (store, search index, page data and every other
+    file of the build) for replicas: `rulekb serve --store DIR/latest` (see docs/deploy.md for rolling updates)."""
+    from pathlib import Path
+
+    from ..service import publish as publish_snapshot
+
+    with errors_as_exit_codes():
+        info = publish_snapshot(_store(store), Path(target))
+    if format is Format.json:
+        emit_json(info)
+        return
+    what = "already published" if info["already"] else f"published in {info['seconds']} s"
+    size = sum(info["entries"].values()) / 1e6
+    stdout.print(f"{info['snapshot']}: build {info['build']} {what} ({len(info['entries'])} entries, {size:,.1f} MB); "
+                 f"{Path(target) / 'latest'} -> {info['build']}", markup=False, highlight=False)

@@ -1,13 +1,14 @@
 """The KB on a remote SPARQL 1.1 endpoint, with the interface of :class:`kb.store.embedded.EmbeddedStore`.
 
-The URL given is the endpoint's SPARQL *query* URL. The update and Graph Store
-Protocol (GSP) URLs are derived from it (:func:`endpoints`) or set explicitly
-(constructor arguments, or ``RULEKB_UPDATE_URL`` / ``RULEKB_GSP_URL``)::
+The URL given is the endpoint's SPARQL *query* URL; the update and Graph Store
+Protocol (GSP) URLs are derived from it (:func:`.endpoint.endpoints`) or set
+explicitly (constructor arguments, or ``RULEKB_UPDATE_URL`` / ``RULEKB_GSP_URL``).
 
-    oxigraph   http://host:7878/query        -> /update, /store
-    Fuseki     http://host:3030/ds/sparql    -> /ds/update, /ds/data   (also /ds/query)
-    Virtuoso   http://host:8890/sparql       -> /sparql, /sparql-graph-crud
-    RDF4J      http://host/rdf4j-server/repositories/kb -> .../statements, .../rdf-graphs/service
+Writes authenticate with credentials from the environment, and the answers of
+Virtuoso (recognised by its ``Server`` header) are made standard: see
+:mod:`.endpoint`. On Virtuoso, too, an answer cut at its ``ResultSetMaxRows`` is an
+error (never served as whole), and every query without a dataset of its own names
+the KB's graphs (its default graph holds Virtuoso's system graphs).
 
 The KB's queries read the default graph as the union of the named graphs, so
 the server must be configured that way (``oxigraph serve --union-default-graph``;
@@ -24,8 +25,9 @@ of serialised RDF terms, as in the embedded store (:func:`with_values`).
   graph costs nothing, a changed one becomes DELETE DATA / INSERT DATA of the
   differing triples (or DROP + INSERT DATA when it has blank nodes, or is new).
 - All of it goes to the server as ONE SPARQL Update, which a transactional
-  server (oxigraph) applies all or nothing (Virtuoso 7.2 does not: builds
-  there are not atomic). Nothing is written before it, so
+  server (oxigraph) applies all or nothing. (Virtuoso 7.2 is not atomic, and
+  limits an update's text: there each changed graph goes whole, one GSP PUT
+  each as the build makes it, the manifest last.) Nothing is written before it, so
   an interrupted or failed build leaves the previous content answering. The
   update drops the previous manifest without SILENT: if another build
   committed meanwhile, it fails and changes nothing.
@@ -45,12 +47,12 @@ commit larger than ``RULEKB_MAX_CHANGE`` quads (default 1,000,000, about
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import http.client
 import itertools
 import json
 import os
+import re
 import time
 import urllib.error
 import urllib.request
@@ -58,13 +60,15 @@ import uuid
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote
 
 import pyoxigraph as ox
-from SPARQLWrapper import CONSTRUCT, DESCRIBE, POST, POSTDIRECTLY, SPARQLWrapper
+from SPARQLWrapper import CONSTRUCT, DESCRIBE, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
 from ..errors import NotFound, QueryError, StoreError
+from .endpoint import (EndpointBroken, EndpointDown, Writer, credentials, endpoints, no_comments,  # noqa: F401
+                       no_userinfo, one_line, server_message, standard_json, unescaped)
 from .kind import RDF_FORMATS, Answer, bind_values
 
 MANIFEST = "urn:rulekb:manifest:"  # + a token: each build writes a new one
@@ -80,26 +84,6 @@ DEFAULT_MAX_CHANGE = 1_000_000
 NT = ox.RdfFormat.N_TRIPLES
 
 
-def endpoints(query_url: str) -> tuple[str, str | None]:
-    """(update URL, GSP URL) by the conventions of common servers; GSP may be unknown."""
-    parts = urlsplit(query_url)
-    path = parts.path.rstrip("/")
-    head, _, last = path.rpartition("/")
-
-    def at(new_path: str) -> str:
-        return urlunsplit((parts.scheme, parts.netloc, new_path, "", ""))
-
-    if path == "/query":  # oxigraph
-        return at("/update"), at("/store")
-    if path == "/sparql":  # Virtuoso: one endpoint for queries and updates
-        return query_url, at("/sparql-graph-crud")
-    if last in ("query", "sparql"):  # Fuseki: /ds/query or /ds/sparql
-        return at(head + "/update"), at(head + "/data")
-    if "/repositories/" in path:  # RDF4J, GraphDB
-        return at(path + "/statements"), at(path + "/rdf-graphs/service")
-    return query_url, None
-
-
 def with_values(sparql: str, bindings: dict | None) -> str:
     """The query with its parameters bound exactly as the embedded store binds
     them: it is :func:`kb.store.kind.bind_values` (a checked VALUES block of
@@ -107,32 +91,26 @@ def with_values(sparql: str, bindings: dict | None) -> str:
     return bind_values(sparql, bindings)
 
 
-def _one_line(body: bytes | str, limit: int = 500) -> str:
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + " ..."
-
-
-def _server_message(exc: SPARQLWrapperException) -> str:
-    """SPARQLWrapper keeps the server's answer only as a repr inside its message."""
-    _, _, raw = str(exc).partition("Response:\n")
-    try:
-        return _one_line(ast.literal_eval(raw))
-    except (ValueError, SyntaxError):
-        return _one_line(str(exc))
-
+_FROM = re.compile(r"\bFROM\s+(NAMED\s+)?<", re.IGNORECASE)  # a query that says its own dataset
+GRAPHS_TTL = 30.0  # seconds the KB's graph list (for a server that must be told them) is reused
 
 GATHERED = "/graph/statements"  # graphs every edition's part adds to: gathered by replace()
 
 
 class RemoteStore:
     def __init__(self, url: str, update_url: str | None = None, gsp_url: str | None = None,
-                 timeout: float = 60.0, upload_timeout: float = 3600.0, max_change: int | None = None):
-        self.url = url
+                 timeout: float | None = None, upload_timeout: float = 3600.0, max_change: int | None = None):
+        self.url = no_userinfo(url)
         guessed_update, guessed_gsp = endpoints(url)
-        self.update_url = update_url or os.environ.get("RULEKB_UPDATE_URL") or guessed_update
-        self.gsp_url = gsp_url or os.environ.get("RULEKB_GSP_URL") or guessed_gsp
-        self.timeout = timeout
+        self.update_url = no_userinfo(update_url or os.environ.get("RULEKB_UPDATE_URL") or guessed_update)
+        self.gsp_url = no_userinfo(gsp_url or os.environ.get("RULEKB_GSP_URL") or guessed_gsp)
+        self._credentials = credentials()
+        # seconds a query may take on the endpoint (RULEKB_REMOTE_TIMEOUT, default 60)
+        self.timeout = timeout or float(os.environ.get("RULEKB_REMOTE_TIMEOUT") or 60)
+        self._writer = Writer(self._credentials, [self.update_url, self.gsp_url], self.timeout)
+        self._name_graphs: bool | None = None  # Virtuoso: set by the first answer's Server header
+        self._kb_graphs: tuple[float, list[str]] | None = None
+        self._row_limit: int | None | bool = False  # False: not probed yet
         self.upload_timeout = upload_timeout  # a large commit takes minutes
         # the largest commit a build may send: the server holds it in memory, in one transaction
         self.max_change = max_change or int(os.environ.get("RULEKB_MAX_CHANGE") or DEFAULT_MAX_CHANGE)
@@ -174,12 +152,12 @@ class RemoteStore:
             yield
         except SPARQLWrapperException as exc:
             status = getattr(exc.__context__, "code", None)
-            self._fail(url, query, status, _server_message(exc))
+            self._fail(url, query, status, server_message(exc))
         except urllib.error.HTTPError as exc:
-            self._fail(url, query, exc.code, _one_line(exc.read() or exc.reason))
+            self._fail(url, query, exc.code, one_line(exc.read() or exc.reason))
         except (OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or exc
-            raise StoreError(f"cannot reach the SPARQL endpoint at {url}: {reason}") from None
+            raise EndpointDown(f"cannot reach the SPARQL endpoint at {url}: {reason}") from None
 
     @staticmethod
     def _fail(url: str, query: bool, status: int | None, message: str):
@@ -191,7 +169,10 @@ class RemoteStore:
             raise QueryError(f"the query failed on the SPARQL endpoint: {message}") from None
         if status == 404:
             raise StoreError(f"no SPARQL endpoint at {url} (HTTP 404): {message}") from None
-        raise StoreError(f"the SPARQL endpoint at {url} answered HTTP {status}: {message}") from None
+        if status in (401, 403):
+            raise EndpointBroken(f"the SPARQL endpoint at {url} refused access (HTTP {status}): set RULEKB_STORE_USER and"
+                             " RULEKB_STORE_PASSWORD (or RULEKB_STORE_PASSWORD_FILE) to an account allowed to write")
+        raise EndpointDown(f"the SPARQL endpoint at {url} answered HTTP {status}: {message}") from None
 
     def _wrapper(self, timeout: float) -> SPARQLWrapper:
         wrapper = SPARQLWrapper(self.url, updateEndpoint=self.update_url)
@@ -217,22 +198,68 @@ class RemoteStore:
             wrapper.addCustomHttpHeader("Accept", rdf if graph else results)
             with self._errors(self.url, query=True):
                 response = wrapper.query().response
-                return response.read(), response.headers.get_content_type()
+                body = response.read()
+        headers = response.headers
+        if self._name_graphs is None:
+            self._name_graphs = "virtuoso" in (headers.get("Server") or "").lower()
+        cut = headers.get("X-SPARQL-MaxRows")
+        if cut:
+            self._cut(cut)
+        media = headers.get_content_type()
+        if media not in RESULT_TYPES.values() and ox.RdfFormat.from_media_type(media) is None:
+            raise EndpointBroken(f"the SPARQL endpoint at {self.url} answered {media}, not SPARQL results or RDF:"
+                                 f" {one_line(body, 120)}")
+        if media == NT.media_type:
+            body = no_comments(body)
+        if self._name_graphs or b"\\u" in body or b"\\U" in body:  # (Virtuoso's RDF: tabs, escapes)
+            body = unescaped(body, media, self.url)
+        if media == RESULT_TYPES["json"]:
+            try:
+                body = standard_json(body)
+            except ValueError:
+                raise EndpointBroken(f"{self.url} sent truncated or malformed SPARQL JSON results:"
+                                 f" {one_line(body, 200)}") from None
+        return body, media
+
+    def _cut(self, limit) -> None:
+        raise EndpointBroken(f"the SPARQL endpoint at {self.url} cut its answer at {limit} rows (its result limit;"
+                         " Virtuoso: [SPARQL] ResultSetMaxRows in virtuoso.ini): raise it; a partial answer"
+                         " is not served as whole")
+
+    def _check_whole_graph(self, body: bytes, media: str) -> None:
+        """Virtuoso cuts a CONSTRUCT or DESCRIBE at its row limit without a word (no header):
+        a graph answer as large as that limit is refused as possibly cut. The limit is learnt
+        once, from the header of a SELECT that reaches it (empty rows, one byte each)."""
+        if self._row_limit is False:
+            wrapper = self._wrapper(self.timeout)
+            wrapper.setQuery("SELECT ?nothing WHERE { ?s ?p ?o }")
+            wrapper.addCustomHttpHeader("Accept", RESULT_TYPES["tsv"])
+            with self._errors(self.url, query=True):
+                response = wrapper.query().response
+                response.read()
+            limit = response.headers.get("X-SPARQL-MaxRows")
+            self._row_limit = int(limit) if limit and limit.isdigit() else None
+        fmt = ox.RdfFormat.from_media_type(media)
+        if self._row_limit is None or fmt is None:
+            return
+        triples = sum(1 for _ in ox.parse(body, format=fmt))
+        if triples >= self._row_limit:
+            self._cut(self._row_limit)
 
     def _update(self, sparql: str) -> None:
-        wrapper = self._wrapper(self.upload_timeout)
-        wrapper.setRequestMethod(POSTDIRECTLY)  # the update as the body: no URL-encoding of megabytes
-        wrapper.setQuery(sparql)
+        # the update as the body: no URL-encoding of megabytes
+        request = urllib.request.Request(self.update_url, data=sparql.encode("utf-8"), method="POST",
+                                         headers={"Content-Type": "application/sparql-update"})
         with self._errors(self.update_url, query=False):
-            wrapper.query().response.read()
+            self._writer.send(request, self.upload_timeout).close()
 
-    def _rows(self, sparql: str) -> list[dict[str, str]]:
-        body, _ = self._ask_server(sparql, RESULT_TYPES["json"], RESULT_TYPES["json"])
+    def _rows(self, sparql: str, dataset: tuple[Sequence[str], Sequence[str]] = ((), ())) -> list[dict[str, str]]:
+        body, _ = self._ask_server(sparql, RESULT_TYPES["json"], RESULT_TYPES["json"], *dataset)
         try:
             results = json.loads(body)
             return [{k: v["value"] for k, v in row.items()} for row in results["results"]["bindings"]]
         except (ValueError, KeyError, TypeError):
-            raise StoreError(f"{self.url} did not answer with SPARQL JSON results: {_one_line(body, 200)}") from None
+            raise EndpointBroken(f"{self.url} did not answer with SPARQL JSON results: {one_line(body, 200)}") from None
 
     def _gsp(self, graph: str) -> str:
         if not self.gsp_url:
@@ -255,6 +282,22 @@ class RemoteStore:
                 " (Fuseki: tdb2:unionDefaultGraph true)")
         self._union_checked = bool(rows)  # an empty store is checked again once it has data
 
+    def _dataset(self, sparql: str, default_graphs: Sequence[str] = (),
+                 named_graphs: Sequence[str] = ()) -> tuple[Sequence[str], Sequence[str]]:
+        """The dataset to ask for: the one given; else, on a server whose default graph holds more
+        than the KB (Virtuoso's system graphs), the KB's graphs by name, unless the query has FROM."""
+        if default_graphs or named_graphs or not self._name_graphs or _FROM.search(sparql):
+            return default_graphs, named_graphs
+        now = time.monotonic()
+        if self._kb_graphs is None or now - self._kb_graphs[0] > GRAPHS_TTL:
+            manifest = self._manifest()
+            self._kb_graphs = (now, sorted(manifest[1]) if manifest else [])
+        graphs = self._kb_graphs[1]
+        # Virtuoso echoes each graph of the dataset as a response header (X-SPARQL-default-graph):
+        # http.client refuses more than _MAXHEADERS (100) headers, so the limit follows the dataset
+        http.client._MAXHEADERS = max(http.client._MAXHEADERS, 2 * len(graphs) + 100)
+        return graphs, graphs
+
     def exists(self) -> bool:
         self._check_union()
         return self._manifest() is not None or bool(self.graphs())
@@ -265,13 +308,17 @@ class RemoteStore:
         ``default-graph-uri`` / ``named-graph-uri`` (default: the union of every graph)."""
         self._check_union()
         body, media = self._ask_server(with_values(sparql, bindings), RESULT_TYPES[results_format],
-                                       RDF_FORMATS[rdf_format].media_type, default_graphs, named_graphs)
-        return Answer("results" if media in RESULT_TYPES.values() else "graph", body, media)
+                                       RDF_FORMATS[rdf_format].media_type,
+                                       *self._dataset(sparql, default_graphs, named_graphs))
+        kind = "results" if media in RESULT_TYPES.values() else "graph"
+        if kind == "graph" and self._name_graphs:  # Virtuoso
+            self._check_whole_graph(body, media)
+        return Answer(kind, body, media)
 
     def select(self, sparql: str, bindings: dict | None = None) -> list[dict[str, str]]:
         """Rows of a SELECT as plain dicts of strings (values of bound variables)."""
         self._check_union()
-        return self._rows(with_values(sparql, bindings))
+        return self._rows(with_values(sparql, bindings), self._dataset(sparql))
 
     def graphs(self) -> list[str]:
         """The KB's named graphs: those of its manifest, else (data loaded by other
@@ -287,17 +334,17 @@ class RemoteStore:
         name = ox.NamedNode(graph)
         with self._errors(self.gsp_url, query=False):
             try:
-                response = urllib.request.urlopen(request, timeout=self.timeout)
+                response = self._writer.send(request, self.timeout)
             except urllib.error.HTTPError as exc:
                 if exc.code != 404:
                     raise
-                raise NotFound(f"no graph <{graph}> at {self.gsp_url}: {_one_line(exc.read())}") from None
+                raise NotFound(f"no graph <{graph}> at {self.gsp_url}: {one_line(exc.read())}") from None
             with response:
                 try:
                     for triple in ox.parse(response, format=NT):
                         yield ox.Quad(triple.subject, triple.predicate, triple.object, name)
                 except SyntaxError as exc:
-                    raise StoreError(f"{self.gsp_url} sent bad N-Triples for <{graph}>: {exc}") from None
+                    raise EndpointBroken(f"{self.gsp_url} sent bad N-Triples for <{graph}>: {exc}") from None
 
     def export(self, graph: str | None, rdf_format: str) -> bytes:
         fmt = RDF_FORMATS[rdf_format]
@@ -327,11 +374,18 @@ class RemoteStore:
         request = urllib.request.Request(self._gsp(graph), data=body, method="PUT",
                                          headers={"Content-Type": NT.media_type})
         with self._errors(self.gsp_url, query=False):
-            urllib.request.urlopen(request, timeout=self.upload_timeout).close()
+            self._writer.send(request, self.upload_timeout).close()
 
-    def _changes(self, graph: str, lines: set[str], blank: bool, known: bool) -> tuple[list[str], int]:
-        """The update operations that turn the graph on the server into ``lines``, and their size."""
+    def _changes(self, graph: str, lines: set[str], blank: bool, known: bool) -> tuple[list, int]:
+        """The update operations that turn the graph on the server into ``lines``, and their size.
+
+        On Virtuoso (not atomic anyway; it refuses an update text past about 10 MB, or one
+        that compiles to more than 10,000 lines of SQL: a few thousand triples) a changed
+        graph goes whole, now, as one GSP PUT: nothing is kept for the commit."""
         g = str(ox.NamedNode(graph))
+        if self._name_graphs:
+            self._put_graph(graph, sorted(lines))
+            return [], 0
         if blank or not known:  # blank nodes cannot be deleted by value; a new graph may hold leftovers
             insert = _data("INSERT", g, lines)
             if blank:  # Virtuoso refuses blank nodes in INSERT DATA, not in an INSERT template
@@ -390,12 +444,13 @@ class RemoteStore:
                             f"this build changes more than {self.max_change} quads of the KB at {self.url}: too many"
                             " for one atomic update (set RULEKB_MAX_CHANGE, or build into an empty endpoint)")
             self._commit(previous, digests, ops)
+            self._kb_graphs = None  # the next query reads the new manifest
         except BaseException:
             self._drop(written)
             raise
         return count
 
-    def _commit(self, previous: tuple[str, dict[str, str]] | None, digests: dict[str, str], ops: list[str]) -> None:
+    def _commit(self, previous: tuple[str, dict[str, str]] | None, digests: dict[str, str], ops: list) -> None:
         """One SPARQL Update: the changes, the removed graphs, the new manifest.
 
         It drops the previous manifest without SILENT: if another build has
@@ -411,7 +466,11 @@ class RemoteStore:
         entries += [f"{manifest} <{HAS_GRAPH}> {ox.Literal(f'{g} {d}')}" for g, d in digests.items()]
         ops.append(f"CREATE SILENT GRAPH {manifest}")  # Virtuoso drops (above) only created graphs
         ops.append(_data("INSERT", manifest, entries))
-        self._update(" ;\n".join(ops))
+        if not self._name_graphs:
+            self._update(" ;\n".join(ops))
+            return
+        for op in ops:  # Virtuoso: one operation at a time, as it would apply them anyway
+            self._update(op)
 
     def _drop(self, graphs: Iterable[str]) -> None:
         """Best effort: a failure here must not hide the error that got us here."""

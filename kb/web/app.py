@@ -84,6 +84,7 @@ def create_app(store, base_iri: str | None = None, *, max_rows: int = 10_000, ti
     if store.local_root is not None:  # bounded lookups answered here, not by a query worker (kb.web.sparql_fast)
         app.fast = FastLookups(None, store=store, base_iri=ctx.base, max_rows=max_rows, max_body=max_body)
     app.state.ctx = ctx
+    app.state.sparql = endpoint  # (kb.web.readiness starts its query workers before the port opens)
     app.state.store = store
     app.state.limits = limits
     return app

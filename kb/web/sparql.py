@@ -129,7 +129,9 @@ def _error(exc: ProtocolError) -> Response:
     """The protocol's own error answer (plain text, CORS); the status comes from the
     one mapping, :func:`.errors.status_and_message`."""
     status, message, _ = status_and_message(exc)
-    return Response(message + "\n", status_code=status, media_type="text/plain", headers=CORS)
+    retry = getattr(exc, "retry_after", None)
+    headers = {**CORS, "Retry-After": str(retry)} if retry else CORS
+    return Response(message + "\n", status_code=status, media_type="text/plain", headers=headers)
 
 
 def run_killable(store, base_iri: str | None, limits: Limits, job: PoolRequest) -> tuple:
@@ -286,8 +288,12 @@ class SparqlEndpoint:
                                  default_graphs=graphs[0], named_graphs=graphs[1])
         except KBError as exc:  # the remote server's refusal or failure: one line
             if "timed out" in exc.message:
-                raise QueryTimeout(self.limits.timeout) from None
-            raise ProtocolError(*status_and_message(exc)[:2]) from None
+                timeout = QueryTimeout(self.limits.timeout)
+                timeout.retry_after = getattr(exc, "retry_after", None)
+                raise timeout from None
+            error = ProtocolError(*status_and_message(exc)[:2])
+            error.retry_after = getattr(exc, "retry_after", None)  # a 502/503 of an endpoint: come back later
+            raise error from None
         try:
             if answer.kind == "graph":
                 parsed = ox.parse(answer.data, format=ox.RdfFormat.N_TRIPLES)

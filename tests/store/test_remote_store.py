@@ -158,7 +158,7 @@ def test_endpoint_conventions(monkeypatch):
     assert endpoints("http://h:7878/query") == ("http://h:7878/update", "http://h:7878/store")
     assert endpoints("http://h:3030/ds/sparql") == ("http://h:3030/ds/update", "http://h:3030/ds/data")
     assert endpoints("http://h:3030/ds/query") == ("http://h:3030/ds/update", "http://h:3030/ds/data")
-    assert endpoints("http://h:8890/sparql") == ("http://h:8890/sparql", "http://h:8890/sparql-graph-crud")
+    assert endpoints("http://h:8890/sparql") == ("http://h:8890/sparql-auth", "http://h:8890/sparql-graph-crud-auth")
     assert endpoints("https://h/rdf4j-server/repositories/kb") == (
         "https://h/rdf4j-server/repositories/kb/statements", "https://h/rdf4j-server/repositories/kb/rdf-graphs/service")
     assert endpoints("http://h/blazegraph/namespace/kb/other") == ("http://h/blazegraph/namespace/kb/other", None)
