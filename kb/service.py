@@ -309,60 +309,10 @@ from .cards.service import card, card_by_slug, cards_governed_by_rule, cards_gov
 
 # -- rules over time (kb.timeline) ------------------------------------------------
 
-
-def timeline(store):
-    """The editions in the order they came into force (:class:`kb.timeline.editions.Timeline`)."""
-    from .timeline import answers
-
-    return answers.timeline(store)
+from .timeline.service import (names_by_alias, resolve_edition, rule_as_of, rule_in_force,  # noqa: E402,F401
+                               rule_wordings, rules_changed_between, rules_changed_page, timeline)
 
 
-def resolve_edition(store, name: str | None, as_of: str | None = None, *, known=None, today=None):
-    """An edition named by id, alias (``en/latest``) or date (``en@2010-03-15``, ``as_of``):
-    a :class:`kb.timeline.editions.Resolution` (``.edition``, ``.reason``)."""
-    from .timeline import answers
-
-    return answers.resolve(store, name, as_of, known=known, today=today)
-
-
-def names_by_alias(name: str) -> bool:
-    """``en/latest``, ``en@2010-03-15``, a bare date...: a name to resolve, not an id."""
-    from .timeline.editions import names_by_alias as by_alias
-
-    return by_alias(name)
-
-
-def rule_as_of(store, number: str, date: str, language: str = "en", *, known=None, today=None) -> dict:
-    from .timeline import answers
-
-    return answers.rule_as_of(store, number, date, language, known=known, today=today)
-
-
-def rules_changed_between(store, start: str, end: str, language: str | None = None) -> list[dict]:
-    from .timeline import answers
-
-    return answers.rules_changed_between(store, start, end, language)
-
-
-def rules_changed_page(store, start: str, end: str, language: str | None = None, *, limit: int | None = None,
-                       after: str | None = None) -> dict:
-    """A page of rules_changed_between, in whole dates, with the window's total and the next page's cursor."""
-    from .timeline import answers
-
-    return answers.changes_page(store, start, end, language, limit=limit or answers.PAGE, after=after)
-
-
-def rule_wordings(store, edition: str, number: str) -> list[dict]:
-    from .timeline import answers
-
-    return answers.wordings(store, edition, number)
-
-
-def rule_in_force(store, resolution, number: str) -> dict:
-    """The dates a rule version's wording was in force, what superseded it, its current version."""
-    from .timeline import answers
-
-    return answers.in_force(store, resolution, number)
 # -- consistency inside one edition (kb.consistency) ---------------------------
 
 

@@ -15,7 +15,6 @@ import re
 from functools import cached_property
 from pathlib import Path
 
-import tantivy
 from tantivy import Occur, Query
 
 from ..errors import KBError, NotFound
