@@ -91,8 +91,10 @@ def this_code() -> Code:
 def baseline_code(checkout: str, scratch: Path) -> Code:
     """Another checkout of rulekb, importable as ``rulekb`` through a link under ``scratch``."""
     root = Path(checkout).expanduser().resolve()
-    if not (root / "kb" / "build.py").is_file() or not (root / "ingest").is_dir():
-        raise BuildError(f"{checkout} is not a rulekb checkout (no kb/build.py and ingest/ in it)")
+    build_code = root / "kb" / "build"  # a package of stages now, a single module before
+    if not ((build_code / "__init__.py").is_file() or build_code.with_suffix(".py").is_file()) \
+            or not (root / "ingest").is_dir():
+        raise BuildError(f"{checkout} is not a rulekb checkout (no kb/build and ingest/ in it)")
     entry = scratch / "baseline-path"
     entry.mkdir(parents=True, exist_ok=True)
     (entry / "rulekb").symlink_to(root, target_is_directory=True)

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from ..errors import RulekbError
 from ..store import queries
 from . import changes
 from .data import (BATCH, KIND_BIT, LAYOUT, LINEAGE_QUERIES, PLACED, SEVERAL, ANSWERED, _Askers, _digest,
@@ -46,8 +47,9 @@ from .data import (BATCH, KIND_BIT, LAYOUT, LINEAGE_QUERIES, PLACED, SEVERAL, AN
 _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
 
-class NotIncremental(Exception):
-    """The copy cannot be brought up to date exactly: write the whole file."""
+class NotIncremental(RulekbError):
+    """The copy cannot be brought up to date exactly: write the whole file. (Caught here,
+    never shown; a RulekbError as every error class of the code.)"""
 
 
 def keep(store) -> Path | None:

@@ -462,7 +462,7 @@ def test_a_malformed_sample_breaks_the_expected_shapes():
         ("ed", "An edition has at most one rk:effectiveDate, an xsd:date."),
         ("p1", 'A part has exactly one rk:number, one digit such as "1".'),
         ("s10", 'A section has exactly one rk:number, three digits such as "111".'),
-        ("bad", 'A rule has exactly one rk:number such as "111.2" or "111.2a".'),
+        ("bad", 'A rule has exactly one rk:number such as "111.2", "111.2a" or "704.5aa".'),
         ("bad", "A rule has exactly one rk:order, an xsd:integer."),
         ("bad", "A rule has at most one rk:text, with a language tag."),
         ("bad", "A rule has exactly one rk:parent: a rule, a section or a part."),

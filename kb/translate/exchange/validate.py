@@ -10,12 +10,17 @@ from pathlib import Path
 
 from lxml import etree
 
+from ...errors import RulekbError
+
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
 W3C_XML_XSD = "http://www.w3.org/2001/xml.xsd"
 
 
-class InvalidDocument(ValueError):
-    """A document the official schema rejects (a bug of the writer, never the user's)."""
+class InvalidDocument(RulekbError):
+    """A document the official schema rejects (a bug of the writer, never the user's): an
+    internal error, so the CLI and the web report it as one."""
+
+    status = 500
 
 
 @cache
