@@ -14,7 +14,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import socket
 import tempfile
 import urllib.error
 import urllib.request
@@ -22,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import cards as card_files
-from .download import TIMEOUT_SECONDS, USER_AGENT
+from .download import TIMEOUT_SECONDS, USER_AGENT, failures_said
 from .errors import FetchError
 
 BULK_LIST = "https://api.scryfall.com/bulk-data"  # Scryfall's list of bulk files (oracle_cards among them)
@@ -100,7 +99,7 @@ def _download(url: str, target: Path, progress) -> None:
     if not url.startswith(("http://", "https://")):
         raise FetchError(f"only http(s) URLs can be fetched: {url!r}")
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": "application/json;q=0.9,*/*;q=0.8"})
-    try:
+    with failures_said(url):
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response, open(target, "wb") as out:
             total = response.headers.get("Content-Length")
             total = int(total) if total and total.isdigit() else None
@@ -117,16 +116,3 @@ def _download(url: str, target: Path, progress) -> None:
                     progress(url, done, total)
             if total is not None and done < total:
                 raise FetchError(f"download cut short ({done} of {total} bytes)", source=url)
-    except urllib.error.HTTPError as exc:
-        raise FetchError(f"HTTP {exc.code} {exc.reason}", source=url) from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        if isinstance(reason, socket.gaierror):
-            raise FetchError(f"cannot resolve the host (offline?): {reason.strerror}", source=url) from None
-        raise FetchError(f"cannot connect (offline or unreachable): {reason}", source=url) from None
-    except (TimeoutError, socket.timeout):
-        raise FetchError(f"timed out after {TIMEOUT_SECONDS:g} s", source=url) from None
-    except FetchError:
-        raise
-    except OSError as exc:
-        raise FetchError(f"download failed: {exc}", source=url) from None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import socket
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .errors import FetchError
 
@@ -23,9 +25,22 @@ def download(url: str, timeout: float = TIMEOUT_SECONDS) -> tuple[bytes, str]:
     if not url.startswith(("http://", "https://")):
         raise FetchError(f"only http(s) URLs can be fetched: {url!r}")
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    try:
+    with failures_said(url, timeout):
         with urllib.request.urlopen(request, timeout=timeout) as response:
             data = response.read(MAX_DOWNLOAD_BYTES + 1)
+    if len(data) > MAX_DOWNLOAD_BYTES:
+        raise FetchError(f"download larger than {MAX_DOWNLOAD_BYTES} bytes: refused", source=url)
+    return data, url
+
+
+@contextmanager
+def failures_said(url: str, timeout: float = TIMEOUT_SECONDS) -> Iterator[None]:
+    """A GET's failures (HTTP status, no host, no connection, timeout, a broken transfer) as one
+    :class:`FetchError` each, saying why; a FetchError raised inside goes through as it is."""
+    try:
+        yield
+    except FetchError:
+        raise
     except urllib.error.HTTPError as exc:
         raise FetchError(f"HTTP {exc.code} {exc.reason}", source=url) from None
     except urllib.error.URLError as exc:
@@ -37,6 +52,3 @@ def download(url: str, timeout: float = TIMEOUT_SECONDS) -> tuple[bytes, str]:
         raise FetchError(f"timed out after {timeout:g} s", source=url) from None
     except OSError as exc:
         raise FetchError(f"download failed: {exc}", source=url) from None
-    if len(data) > MAX_DOWNLOAD_BYTES:
-        raise FetchError(f"download larger than {MAX_DOWNLOAD_BYTES} bytes: refused", source=url)
-    return data, url
