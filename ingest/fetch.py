@@ -87,8 +87,15 @@ def fetch_to_cache(url: str, cache: Path | str | None = None, force: bool = Fals
         parse_bytes(data, url)
     except IngestError as exc:
         raise FetchError(f"downloaded, but not a rules text: {exc.message}", source=url) from None
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".part-")
+    write_whole(target, data)
+    return target, True
+
+
+def write_whole(target: Path, data: bytes) -> None:
+    """``data`` into ``target`` (its folder made), renamed into place whole: a reader of the
+    download cache never sees half a file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -96,7 +103,6 @@ def fetch_to_cache(url: str, cache: Path | str | None = None, force: bool = Fals
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return target, True
 
 
 # ---------------------------------------------------------------- is there a newer edition?

@@ -22,8 +22,6 @@ makes it refuse, the KB untouched.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -241,7 +239,7 @@ def _download_checked(date: str, url: str, kb_newest: str | None, cache: str | N
     than the KB's), then kept in the download cache; nothing is kept when it is refused."""
     from rulekb.ingest.download import download
     from rulekb.ingest.errors import IngestError
-    from rulekb.ingest.fetch import cache_dir, cached_name
+    from rulekb.ingest.fetch import cache_dir, cached_name, write_whole
     from rulekb.ingest.parse import parse_bytes
 
     data, _ = download(url)
@@ -259,17 +257,8 @@ def _download_checked(date: str, url: str, kb_newest: str | None, cache: str | N
                          "nothing added")
     if kb_newest is not None and date <= kb_newest:
         raise BuildError(f"{url}: {date} is not newer than the KB's {kb_newest}; nothing added")
-    directory = cache_dir(cache)
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / cached_name(url)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".part-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    target = cache_dir(cache) / cached_name(url)
+    write_whole(target, data)
     return target, edition
 
 
