@@ -7,8 +7,9 @@ A question names a card
   unknown, never an error;
 - written plainly, "if I cast Lightning Bolt on ...": the longest run of the question's
   words that is a card's name, a face's name or a legendary card's short name
-  ("Keranos"). A one-word name must be capitalised in the question and must not be a
-  word of the rules (a KB concept's label, a word the rules' text uses, a question word:
+  ("Keranos"). A one-word name must be capitalised (or, in an English question, be five
+  letters or more: "stifle") and must not be a word of the rules (a KB concept's label, a
+  word the rules' text uses in lower case, a question word:
   "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
   written in lower case must not be made only of such words, nor be a phrase of the rules;
 - misspelt, in a run of two or more capitalised words that is no card's name ("Platinum
@@ -32,12 +33,16 @@ WEIGHTS = {"keyword": 0.7, "shape": 0.7, "type": 0.3, "mention": 1.0}  # (kb.sea
 _BRACKETS = re.compile(r"\[\[([^\[\]\n]{1,150}?)\]\]|\[([^\[\]\n]{1,150}?)\]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s?$")
+_LOWER_ONE_WORD = 5  # a one-word name written in lower case: this long at least ("opt", "fog": English first)
 _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "de", "la", "le", "du", "des"}
 
 
-def recognise(question: str, index: NameIndex | None, common: set[str] | frozenset = frozenset()) -> tuple[list[Found], list[str]]:
+def recognise(question: str, index: NameIndex | None, common: set[str] | frozenset = frozenset(),
+              lower_names: bool = True) -> tuple[list[Found], list[str]]:
     """(cards named, bracketed names that are no card). ``common``: folded words that are words of
-    the rules or of questions, not card names, when alone."""
+    the rules or of questions, not card names, when alone. ``lower_names``: whether a one-word
+    name written in lower case counts (not in a French question: its words are French words,
+    "lance", that the English card names may spell)."""
     if index is None or not question:
         return [], []
     found: list[Found] = []
@@ -78,7 +83,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if hit is None and bare[i + n - 1] != normed[i + n - 1]:
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
                 hit = index.lookup(key)
-            if hit is None or key in common or not _plausible(span, key.split(), common):
+            if hit is None or key in common or not _plausible(span, key.split(), common, lower_names):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             card, kind = hit
             start, end = span[0][1], span[-1][2]
@@ -101,9 +106,10 @@ def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, 
     found.append(Found(card, details["name"], details["slug"], how, asked, span, details))
 
 
-def _plausible(span, normed: list[str], common) -> bool:
-    if len(span) == 1:
-        return span[0][0][:1].isupper() and normed[0] not in common
+def _plausible(span, normed: list[str], common, lower_names: bool = True) -> bool:
+    if len(span) == 1:  # capitalised, or a word that is no word of the rules nor of questions ("stifle")
+        return normed[0] not in common and (span[0][0][:1].isupper()
+                                            or (lower_names and len(normed[0]) >= _LOWER_ONE_WORD))
     if any(w[:1].isupper() for w, _, _ in span):
         return True
     return not all(w in common or w in _JOINERS for w in normed)
@@ -142,16 +148,25 @@ def brought(details: dict) -> dict[str, float]:
     return {key: WEIGHTS.get(how, 0.0) for key, how in details.get("concepts", {}).items()}
 
 
-def read(question: str, index: NameIndex | None, common) -> dict:
+def card_types(details: dict) -> list[str]:
+    """A card's card types, lower case, as the KB's concepts name them ("artifact", "creature"):
+    its first face's, supertypes left out."""
+    line = (details.get("type_line") or "").split("//")[0].split("—")[0]
+    return [w.lower() for w in line.split() if w.lower() not in ("legendary", "basic", "snow", "world", "token")]
+
+
+def read(question: str, index: NameIndex | None, common, lower_names: bool = True) -> dict:
     """What the cards of ``question`` bring: ``{"rest": the question without the card names,
+    "spans": [((start, end), card types) of each card named],
     "cards": [card dicts: name, slug, how, asked, type_line, text, faces, brought], "unknown": [...],
     "concepts": {key: weight}, "how": {key: keyword | type | shape | mention}, "rules": {number: weight},
     "sources": {key: [card names]}}``."""
-    found, unknown = recognise(question, index, common)
-    rest, pos = [], 0
+    found, unknown = recognise(question, index, common, lower_names)
+    rest, spans, pos = [], [], 0
     for f in found:
         rest.append(question[pos:f.span[0]])
         rest.append(" ")
+        spans.append((f.span, card_types(f.details)))
         pos = f.span[1]
     rest.append(question[pos:])
     concepts: dict[str, float] = {}
@@ -182,5 +197,5 @@ def read(question: str, index: NameIndex | None, common) -> dict:
                         "rules": [number for number, _ in details.get("rules", [])]},
             "keyword_concepts": [kw["concept"] for kw in details.get("keywords", []) if kw.get("concept")],
         })
-    return {"rest": "".join(rest), "cards": cards, "unknown": unknown, "concepts": concepts, "rules": rules,
+    return {"rest": "".join(rest), "spans": spans, "cards": cards, "unknown": unknown, "concepts": concepts, "rules": rules,
             "how": how, "sources": sources}

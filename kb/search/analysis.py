@@ -58,3 +58,15 @@ def word_term(word: str, lang: str) -> str | None:
     """The term one word becomes (None for a stop word): how snippets mark words."""
     found = _analyzer(lang).analyze(word)
     return found[0] if found else None
+
+
+def language_of(text: str) -> str | None:
+    """The language a question is written in, by its function words: the words that are stop
+    words in one language and not in the other ("est", "que", "le" / "the", "does", "it"). None
+    when neither has two more than the other has (a short or mixed question)."""
+    words = [w.lower() for w in WORD.findall(text)]
+    only = {lang: sum(1 for w in words if not terms(w, lang) and all(terms(w, other) for other in LANGS if other != lang))
+            for lang in LANGS}
+    best = max(LANGS, key=lambda lang: only[lang])
+    rest = max((only[lang] for lang in LANGS if lang != best), default=0)
+    return best if only[best] >= 2 and only[best] > rest else None

@@ -26,6 +26,9 @@ from .understand import MAX_CHARS, Understood, clean, understand
 MAX_LIMIT = 100
 SNIPPET = 240  # characters around the marks
 SCAN = 400  # hits read to fill a page of lineages (--all-editions)
+_WORD_SAMPLE = 200  # rule texts read to see whether the rules use a word in lower case
+_DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "that", "each", "another"}
+_WORD = re.compile(r"(?<![\w'’-])\w+")
 
 
 class SearchError(KBError):
@@ -86,9 +89,20 @@ class Searcher:
         return _Common(self.meta["concepts"], self._in_rules)
 
     def _in_rules(self, word: str) -> bool:
-        """Whether a word is one the rules' text uses ("wind" in "the wind step"): then, alone, it is no card."""
-        return any(self.searcher.doc_freq(f"text_{lang}", term) > 0
-                   for lang in analysis.LANGS for term in analysis.terms(word, lang))
+        """Whether a word is one the rules' text uses as a word, in lower case ("wind" in "the wind
+        step", "winds" in "it winds itself", "flash" in "has flash"): then, alone, it is no card.
+        A word the rules write only capitalised is a name there too ("Grapeshot", "Clone", "Serra
+        Angel" in an example), or a creature type ("Angel", "Spider"): it does not stop a card's name."""
+        for lang in analysis.LANGS:
+            for t in analysis.terms(word, lang):
+                if self.searcher.doc_freq(f"text_{lang}", t) == 0:
+                    continue
+                found = self.searcher.search(rank.term(self.schema, f"text_{lang}", t), limit=_WORD_SAMPLE, count=False).hits
+                for _, addr in found:
+                    text = self.searcher.doc(addr).get_first(f"text_{lang}") or ""
+                    if any(w[0].islower() and analysis.word_term(w, lang) == t for w in _WORD.findall(text)):
+                        return True
+        return False
 
     def default_edition(self, lang: str) -> str | None:
         complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
@@ -106,11 +120,12 @@ class Searcher:
             raise SearchError("empty search: give some words, e.g. rulekb search \"summoning sickness\"")
         if len(query) > MAX_CHARS:
             raise SearchError(f"a search is at most {MAX_CHARS} characters (this one has {len(query):,})")
+        asked_in = analysis.language_of(query) or lang  # a French question may ask about the English rules
         read = None
         if self.cards is not None and len(self.cards):
             from ..cards.recognise import read as read_cards
 
-            read = read_cards(clean(query), self.cards, self.common_words)
+            read = read_cards(clean(query), self.cards, self.common_words, lower_names=asked_in != "fr")
         if read and read["cards"]:
             u = understand(read["rest"], lang, self.matchers.get(lang), self.renames)
             u.text = clean(query)
@@ -121,9 +136,26 @@ class Searcher:
         if read:
             u.cards, u.unknown_cards = read["cards"], read["unknown"]
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
+            if read["cards"] and asked_in == "en":  # (in French questions, measured: the names read better)
+                u.meaning_text = self._as_what_they_are(clean(query), read["spans"], asked_in)
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
             raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
         return u
+
+    def _as_what_they_are(self, question: str, spans: list, lang: str) -> str:
+        """The question with each card's name replaced by its card types ("I bolt Grizzly Bears"
+        -> "I bolt the creature"), for the dense arm: a sentence model knows nothing of a card's
+        name, and reads the sentence better with what the card is (measured on the tuning part of
+        the English scenario questions; French questions read better with the names kept)."""
+        out, pos = [], 0
+        for (start, end), kinds in spans:
+            labels = [(self.meta["concepts"].get(k, {}).get("labels", {}).get(lang) or [k])[0].lower() for k in kinds]
+            before = question[pos:start]
+            owned = before.split()[-1].lower() in _DETERMINERS if before.split() else False
+            out += [before, ("" if owned else "the ") + " ".join(labels or ["card"])]
+            pos = end
+        out.append(question[pos:])
+        return clean("".join(out))
 
     def scope(self, edition: str | None, lang: str | None, all_editions: bool) -> tuple[str, str | None, bool]:
         """(language, edition or None, grouped by lineage)."""
@@ -218,7 +250,7 @@ class Searcher:
         unit = (lambda doc: doc["group"][0]) if grouped else (lambda doc: doc["key"][0])
         lex_rank = {unit(doc): i for i, (_, doc) in enumerate(lexical, start=1)}
         docs = {unit(doc): doc for _, doc in lexical}
-        vector = dense_arm.embed_query(u.text)
+        vector = dense_arm.embed_query(u.meaning_text or u.text)
         near: dict[str, tuple[int, float, str]] = {}  # unit -> (rank by meaning, similarity, document key)
         for row, sim in arm.nearest(vector, None if grouped else edition, lang, depth * (4 if grouped else 1)):
             key = str(arm.groups[row]) if grouped else str(arm.keys[row])

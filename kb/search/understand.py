@@ -109,6 +109,7 @@ class Understood:
     era_terms: list[str] = field(default_factory=list)  # the other era's terms
     cards: list[dict] = field(default_factory=list)  # cards the question names (kb.cards.recognise), what each brought
     unknown_cards: list[str] = field(default_factory=list)  # bracketed names that are no card
+    meaning_text: str = ""  # what the dense arm reads, when not the question: each card named by what it is
     card_concepts: dict[str, float] = field(default_factory=dict)  # concept key -> weight the cards bring
     card_how: dict[str, str] = field(default_factory=dict)  # concept key -> keyword | type | shape | mention
     card_rules: dict[str, float] = field(default_factory=dict)  # rule number -> weight (keywords with no concept)
@@ -119,6 +120,8 @@ class Understood:
         if self.cards or self.unknown_cards:
             out["cards"] = [{"name": c["name"], "how": c["how"]} for c in self.cards]
             out["unknown_cards"] = self.unknown_cards
+        if self.meaning_text:
+            out["meaning_reads"] = self.meaning_text
         return out
 
 

@@ -209,6 +209,22 @@ def test_unknown_cards_and_common_words_are_not_cards(kb):
     assert "cards" not in shouted
 
 
+def test_a_one_word_name_in_lower_case_is_a_card_in_english_only(kb):
+    # "unwind" is no word of the rules (they say "winds"): in an English question it is the card's face
+    found = service.search(kb[0], "if I cast unwind on a gadget with no springs, what happens to it?")
+    assert [c["name"] for c in found["cards"]] == ["Wind // Unwind"]
+    # in a French question, a lower-case word is a French word first
+    french = service.search(kb[0], "est-ce que je peux lancer unwind sur un gadget ?")
+    assert "cards" not in french or not french["cards"]
+
+
+def test_the_meaning_arm_reads_each_card_as_what_it_is(kb):
+    found = service.search(kb[0], "can I cast Unwind on my [Brass Golem] when it has no springs?")
+    assert found["understood"]["meaning_reads"] == "can I cast the sprocket on my gadget when it has no springs?"
+    plain = service.search(kb[0], "can a gadget be wound twice?")
+    assert "meaning_reads" not in plain["understood"]
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(
     st.text(max_size=300),

@@ -317,3 +317,11 @@ def test_the_search_page_ranks_marks_and_pages(web):
     status, _, body = http(web + "api/search?q=gizmoproof&limit=1")
     data = json.loads(body)
     assert status == 200 and len(data["results"]) == 1 and data["more"] is True
+
+
+def test_the_language_a_question_is_written_in():
+    from rulekb.kb.search.analysis import language_of
+
+    assert language_of("Est-ce que je peux attaquer avec la créature que je viens de voler ?") == "fr"
+    assert language_of("Does the creature I just stole have to wait a turn before it attacks?") == "en"
+    assert language_of("trample") is None  # too short to tell: the edition's language is used
