@@ -122,6 +122,7 @@ def run(searcher, questions: list[Question], limit: int = 10, timing: bool = Tru
     same run; latency of the fused ranking (the model included) in one edition and across all
     editions; the figures for every part (all, en, fr, tuning, held out)."""
     rows, misses = [], []
+    named = {part: {"named": 0, "recognised": 0, "wrong": 0} for part in ("tuning", "held_out")}  # card names: gold vs recognised
     one_ms, all_ms, one_cpu, all_cpu = [], [], [], []
     arms: dict[str, int] = {}
     for q in questions:
@@ -131,6 +132,7 @@ def run(searcher, questions: list[Question], limit: int = 10, timing: bool = Tru
             started, cpu = time.perf_counter(), time.process_time()
             found = searcher.search(q.question, edition=q.edition, limit=limit, **options)
             if ranker == "fused":
+                _count_cards(named["tuning" if q.tuning else "held_out"], q.cards, [c["name"] for c in found.get("cards", [])])
                 one_ms.append((time.perf_counter() - started) * 1000)
                 one_cpu.append((time.process_time() - cpu) * 1000)
                 name = "+".join(found.get("arms", ["words"]))
@@ -155,6 +157,10 @@ def run(searcher, questions: list[Question], limit: int = 10, timing: bool = Tru
 
     out = {name: split(select) for name, select in PARTS.items()}
     out["arms"] = arms
+    out["cards"] = {part: {**c, "recall": round(c["recognised"] / c["named"], 3) if c["named"] else None,
+                           "precision": (round(c["recognised"] / (c["recognised"] + c["wrong"]), 3)
+                                         if c["recognised"] + c["wrong"] else None)}
+                    for part, c in named.items()}
     if timing and one_ms:
         out["latency_ms"] = {
             "one_edition_p50": round(statistics.median(one_ms), 2), "one_edition_p95": round(percentile(one_ms, 95), 2),
@@ -168,6 +174,15 @@ def run(searcher, questions: list[Question], limit: int = 10, timing: bool = Tru
         }
     out["misses"] = misses
     return out
+
+
+def _count_cards(counts: dict, wanted: list[str], got: list[str]) -> None:
+    """The gold names a card by its name or by one face's ("Insectile Aberration"); search
+    answers the whole card ("Delver of Secrets // Insectile Aberration")."""
+    same = lambda gold, found: gold == found or gold in found.split(" // ")  # noqa: E731
+    counts["named"] += len(wanted)
+    counts["recognised"] += sum(1 for w in wanted if any(same(w, g) for g in got))
+    counts["wrong"] += sum(1 for g in got if not any(same(w, g) for w in wanted))
 
 
 PARTS = {

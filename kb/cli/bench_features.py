@@ -122,6 +122,11 @@ def bench_search_command(
                 f = part[section][ranker]
                 cells.append(f"{ranker} R@5 {f['recall@5']:5.1f} R@10 {f['recall@10']:5.1f} all@10 {f['all@10']:5.1f}")
             say(f"  {section:<12} n={part[section]['fused']['questions']:>3}  " + "  |  ".join(cells))
+        for section, cards in (part.get("cards") or {}).items():
+            if cards.get("named") or cards.get("wrong"):
+                say(f"  cards ({section}): {cards['recognised']} of the {cards['named']} the questions name recognised "
+                    f"(recall {cards['recall']}), {cards['wrong']} recognised that they do not name "
+                    f"(precision {cards['precision']})")
         lat = part.get("latency_ms")
         if lat:
             say(f"  latency (fused, model included): one edition p50 {lat['one_edition_p50']} ms p95 "

@@ -248,6 +248,9 @@ def test_the_bench_reads_the_new_gold_format_and_measures_three_rankers(fixture_
     assert figures["tuning"]["fused"]["questions"] == 1 and figures["held_out"]["bm25"]["questions"] == 1
     assert "all@10" in figures["held_out"]["fused"] and figures["latency_ms"]["one_edition_p95"] > 0
     assert figures["arms"] == {"words+meaning": 2}
+    # card names: the gold's against what search recognised, per part
+    assert figures["cards"]["tuning"]["named"] == 2 and figures["cards"]["held_out"]["named"] == len(questions[1].cards)
+    assert 0 <= figures["cards"]["tuning"]["recognised"] <= 2
     bad = tmp_path / "bad.tsv"
     bad.write_text(GOLD_SAMPLE.replace("\theld\t", "\tlater\t"), encoding="utf-8")
     from rulekb.kb.errors import KBError
