@@ -13,7 +13,8 @@ A question names a card
   "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
   written in lower case must not be made only of such words, nor be a phrase of the rules;
 - misspelt, in a run of two or more capitalised words that is no card's name ("Platinum
-  Angle"): the nearest name, if near enough.
+  Angle"): the nearest name, if near enough; or, in an English question, one word of seven
+  letters or more that is no word of the rules ("tarmagoyf"), if nearer still.
 
 What a card brings (:func:`brought`): the concepts of its keywords, types, ability shapes
 and the concepts its Oracle text names (:mod:`.link`), each with a weight by how the card
@@ -34,6 +35,8 @@ _BRACKETS = re.compile(r"\[\[([^\[\]\n]{1,150}?)\]\]|\[([^\[\]\n]{1,150}?)\]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _LOWER_ONE_WORD = 5  # a one-word name written in lower case: this long at least ("opt", "fog": English first)
+_MISSPELT_ONE_WORD = 7  # a single word taken for a misspelt name: this long at least
+_MISSPELT_CUTOFF = 0.88  # and this near a card's name (difflib's ratio; a run of capitalised words: 0.84)
 _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "de", "la", "le", "du", "des"}
 
 
@@ -95,6 +98,14 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
         card = index.near(asked)
         if card is not None:
             _add(found, index, card, "spelling", asked, (start, end))
+    if lower_names:  # one long word that is no word of the rules, misspelt ("tarmagoyf")
+        covered = [f.span for f in found]
+        for (w, start, end), key in zip(words, normed):
+            if (len(key) >= _MISSPELT_ONE_WORD and key not in common and " " not in key
+                    and not any(a <= start < b for a, b in covered) and index.lookup(key) is None):
+                card = index.near(w, cutoff=_MISSPELT_CUTOFF)
+                if card is not None:
+                    _add(found, index, card, "spelling", w, (start, end))
     found.sort(key=lambda f: f.span)
     return found[:MAX_CARDS], unknown
 

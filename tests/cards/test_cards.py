@@ -355,3 +355,24 @@ def test_fetch_cards_follows_the_bulk_list_and_keeps_the_previous_file_on_bad_in
             os.environ.pop("RULEKB_CACHE", None)
         else:
             os.environ["RULEKB_CACHE"] = cache_before
+
+
+def test_reading_names_a_player_writes_them(tmp_path):
+    # cards written for this test; "common" plays the rules' words
+    from rulekb.kb.cards import names
+    from rulekb.kb.cards.recognise import recognise
+
+    rows = [{"name": n, "slug": n.lower().replace(" ", "-"), "type_line": t, "concepts": {}}
+            for n, t in (("Clockmongoose", "Gadget — Mongoose"), ("Gearbreaker", "Sprocket"), ("Opt", "Sprocket"))]
+    names.write(tmp_path, rows, {})
+    index = names.NameIndex(tmp_path)
+    common = frozenset({"gadget", "gear", "wind", "twice"})
+
+    def read(question, **options):
+        return [f.name for f in recognise(question, index, common, **options)[0]]
+
+    assert read("can I gearbreaker a gadget twice?") == ["Gearbreaker"]  # lower case, five letters or more
+    assert read("can I gearbreaker a gadget twice?", lower_names=False) == []  # not in a French question
+    assert read("does my clockmongose wind twice?") == ["Clockmongoose"]  # one long word, misspelt
+    assert read("does my clockmongose wind twice?", lower_names=False) == []
+    assert read("may I opt to wind twice?") == [] and read("may I cast Opt?") == ["Opt"]  # short: capitalised only
