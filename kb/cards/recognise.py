@@ -36,6 +36,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _LOWER_ONE_WORD = 5  # a one-word name written in lower case: this long at least ("opt", "fog": English first)
 _MISSPELT_ONE_WORD = 7  # a single word taken for a misspelt name: this long at least
+_MISSPELT_TRIES = 8  # at most this many words looked up so (each scans the names of about its length)
 _MISSPELT_CUTOFF = 0.88  # and this near a card's name (difflib's ratio; a run of capitalised words: 0.84)
 _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "de", "la", "le", "du", "des"}
 
@@ -100,9 +101,13 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             _add(found, index, card, "spelling", asked, (start, end))
     if lower_names:  # one long word that is no word of the rules, misspelt ("tarmagoyf")
         covered = [f.span for f in found]
+        tried = 0
         for (w, start, end), key in zip(words, normed):
+            if tried >= _MISSPELT_TRIES:
+                break
             if (len(key) >= _MISSPELT_ONE_WORD and key not in common and " " not in key
                     and not any(a <= start < b for a, b in covered) and index.lookup(key) is None):
+                tried += 1
                 card = index.near(w, cutoff=_MISSPELT_CUTOFF)
                 if card is not None:
                     _add(found, index, card, "spelling", w, (start, end))
