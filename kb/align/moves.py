@@ -61,6 +61,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
+from . import reminders
 from .candidates import Index
 
 MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
@@ -91,8 +92,9 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
     index, members = pool
     best = None
     words = old.tokens(i)
+    given_up = getattr(matching, "given_up", ())
     for j in set(index.candidates(part, TOP_K)) | set(context.structural_candidates(i)):
-        if j not in members:
+        if j not in members or (i, j) in given_up:
             continue
         sim = scorer.similarity(i, j)
         bonus = context.bonus(i, j)
@@ -189,6 +191,7 @@ def moved(matching, context) -> None:
     """Pair the old rules left free with a free rule anywhere in the newer edition,
     when the evidence clears the threshold (evidence ``moved``)."""
     old = matching.old
+    matching.given_up = reminders.release(matching, lambda i: _moved_section(matching, context, i))
     if not matching.free_new():
         return
     _repair(matching, context)

@@ -173,3 +173,59 @@ def test_a_lone_free_look_alike_does_not_win_over_a_rule_that_absorbed_the_old_o
     # among the free rules alone the flying rule would stand out; against all it does not
     assert moves._alone(m, context, i, moves._pool(m, m.free_new()), free)
     assert not moves._alone(m, context, i, moves._pool(m, range(len(m.new))), free)
+
+
+# A rule about a deleted concept ends with a reminder of another rule; the newer edition keeps
+# only the reminded rule's relatives (section 507 went to 710, the mana rules to 500 and 703).
+BURN_OLD = [
+    ("300.3", "When a phase ends, any unused mana left in a player's mana pool is lost. That player loses 1 life "
+              "for each one mana lost this way."),
+    ("507.1", "Some effects let one player control another player's next turn; the controlling player makes all "
+              "choices and decisions the other player would make."),
+    ("507.4", "A player doesn't lose life due to mana burn while another player controls his or her turn. "
+              "(Unused mana in players' mana pools is still lost when a phase ends. See rule 300.3.)"),
+]
+BURN_NEW = [
+    ("500.4", "When each step and phase ends, any unused mana left in a player's mana pool empties."),
+    ("703.4n", "When each step or phase ends, any unused mana left in a player's mana pool is lost. See rule 500.4."),
+    ("710.1", "Some effects let one player control another player's next turn; the controlling player makes all "
+              "choices and decisions the other player would make."),
+]
+
+
+def test_a_pair_held_up_only_by_a_reminder_is_given_up():
+    from rulekb.kb.align import moves, reminders
+
+    assert reminders.own_text("It stays. (See rule 300.3.)").strip() == "It stays."
+    assert reminders.own_text("It stays (for now).") is None  # a parenthetical citing nothing is the rule's own
+    m, context = _matching(BURN_OLD, BURN_NEW)
+    i, j = m.old.index["507.4"], m.new.index["703.4n"]
+    for k in (i, m.old.index["300.3"]):  # as the scored pass pairs them on the real editions
+        if k in m.o2n:
+            del m.n2o[m.o2n.pop(k)]
+    if j in m.n2o:
+        del m.o2n[m.n2o.pop(j)]
+    m.pair(m.old.index["300.3"], m.new.index["500.4"], "scored")
+    m.pair(i, j, "scored")
+    assert reminders.reminder_only(m, i, j)
+    assert not reminders.reminder_only(m, m.old.index["300.3"], m.new.index["500.4"])  # no reminder at all
+    moves.moved(m, context)
+    assert i not in m.o2n  # removed: the rule's own words (mana burn) are nowhere
+    assert m.o2n[m.old.index["300.3"]] == m.new.index["500.4"]
+
+
+def test_a_rule_whose_own_words_match_keeps_its_pair_despite_a_reminder():
+    from rulekb.kb.align import moves, reminders
+
+    old = [BURN_OLD[0], ("507.4", "Some effects let one player control another player's next turn; the controlling "
+                                  "player makes the other player's choices. (See rule 300.3.)")]
+    m, context = _matching(old, BURN_NEW)
+    i, j = m.old.index["507.4"], m.new.index["710.1"]
+    if i in m.o2n:
+        del m.n2o[m.o2n.pop(i)]
+    if j in m.n2o:
+        del m.o2n[m.n2o.pop(j)]
+    m.pair(i, j, "scored")
+    assert not reminders.reminder_only(m, i, j)
+    moves.moved(m, context)
+    assert m.o2n[i] == j
