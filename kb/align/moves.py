@@ -80,9 +80,10 @@ LONE_SIMILARITY = 0.4  # ... or with at least this similarity
 WEAK_PASSES = ("order", "family")  # passes that pair on position more than on text
 REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least this evidence ...
 REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
+LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule, weighed like containment
 
 
-def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN):
+def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False):
     """(evidence, new rule, similarity, containment) of old rule ``i``'s best candidate in
     ``pool``, or None when the best is in a section of the same number (no move: the
     earlier passes and :mod:`kb.align.splits` have judged the rule's own section) or no
@@ -98,14 +99,15 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
             continue
         sim = scorer.similarity(i, j)
         bonus = context.bonus(i, j)
+        first = LEAD_WEIGHT * reminders.lead(matching, i, j) if leads else 0.0
         # the in-order share is at most the share of old tokens found at all: skip the
         # sequence matching when even that cannot reach the threshold or the best so far
         there = new.tokenset(j)
-        bound = max(sim, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
+        bound = max(sim, first, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
         if bound < floor or (best is not None and bound < best[0]):
             continue
         held = _kept(words, new.tokens(j))
-        evidence = max(sim, CONTAIN_WEIGHT * held) + bonus
+        evidence = max(sim, CONTAIN_WEIGHT * held, first) + bonus
         if best is None or (evidence, -j) > (best[0], -best[1]):
             best = (evidence, j, sim, held)
     if best is not None and new.section[best[1]] == old.section[i]:
@@ -129,11 +131,12 @@ def _ranked(matching, context, i: int, pool: tuple[Index, frozenset]) -> list[tu
     return ranked
 
 
-def _evidence(matching, context, i: int, j: int) -> float:
+def _evidence(matching, context, i: int, j: int, leads: bool = False) -> float:
     """The evidence of the pair (i, j) on this pass's scale."""
     sim = matching.scorer.similarity(i, j)
     held = _kept(matching.old.tokens(i), matching.new.tokens(j))
-    return max(sim, CONTAIN_WEIGHT * held) + context.bonus(i, j)
+    first = LEAD_WEIGHT * reminders.lead(matching, i, j) if leads else 0.0
+    return max(sim, CONTAIN_WEIGHT * held, first) + context.bonus(i, j)
 
 
 def _kept(a: list[str], b: list[str]) -> float:
@@ -246,11 +249,11 @@ def _repair(matching, context) -> None:
     vacant = _pool(matching, matching.free_new())
     edges = []
     for i in weak:
-        best = _best(matching, context, i, vacant, REPAIR_MIN)
+        best = _best(matching, context, i, vacant, REPAIR_MIN, leads=True)
         if best is None:
             continue
         evidence, j, sim, held = best
-        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i]) + REPAIR_MARGIN:
+        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i], True) + REPAIR_MARGIN:
             edges.append((evidence, sim, -i, -j))
     # best first, one old rule per free rule: an old rule whose better candidate another takes
     # keeps the pair it had

@@ -27,19 +27,30 @@ from .normalise import CITED, tokens
 
 OWN_SIMILARITY = 0.25  # the rule's own words, reminders left out, at most this alike ...
 OWN_CONTAINED = 0.3  # ... and at most this much of them in the new rule, in order
+LEAD_TOKENS = 6  # a first sentence shorter than this ("Flying is an evasion ability.") fits many rules
 STRONG = ("identical", "same-text", "same-terms")  # pairs on the very text are never given up
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
+_SENTENCE = re.compile(r"(?<=[.!?\"\u201d])\s+(?=[A-Z\"\u201c(])")
+_POINTER = re.compile(r"(?:See|For more)\b[^.]*?\b(?:rules?|sections?)\s+\d")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a rule's text (its first paragraph: examples are not what it says)."""
+    return [s for s in _SENTENCE.split(text.split("\n", 1)[0].strip()) if s]
 
 
 def own_text(text: str) -> str | None:
-    """The text without its parenthetical remarks that cite a rule (reminders of
-    another rule), or None when it has none."""
+    """The text without its pointers to other rules -- parenthetical remarks that cite a
+    rule, and sentences that only point elsewhere ("See rule 503, \"Copying Objects.\"")
+    -- or None when it has none."""
     found = [m for m in _PARENTHETICAL.finditer(text) if CITED.search(m.group(0))]
-    if not found:
-        return None
     for m in reversed(found):
         text = text[:m.start()] + " " + text[m.end():]
-    return text
+    head, _, rest = text.partition("\n")
+    kept = [s for s in sentences(head) if not _POINTER.match(s)]
+    if not found and len(kept) == len(sentences(head)):
+        return None
+    return " ".join(kept) + ("\n" + rest if rest else "")
 
 
 def similarity(scorer, a: list[str], b: list[str]) -> float:
@@ -84,3 +95,29 @@ def release(matching, moved_section) -> set[tuple[int, int]]:
             del matching.evidence[i]
             given_up.add((i, j))
     return given_up
+
+
+def _own_sentences(text: str) -> list[list[str]]:
+    """The token lists of a text's own sentences (pointers to other rules left out)."""
+    own = own_text(text)
+    return [t for t in (tokens(s) for s in sentences(own if own is not None else text)) if t]
+
+
+def lead(matching, i: int, j: int) -> float:
+    """How alike old rule ``i``'s first sentence of its own is to the most alike sentence
+    of new rule ``j``: what a rule says first is what it is about, and when a rule was
+    reworded and split up, the new rule that says that first sentence is its successor
+    even if the whole texts share little ("A player who controls an attacking creature
+    with banding chooses how combat damage is assigned ..." and the banding rule saying
+    who chooses the damage assignment)."""
+    memo = matching.__dict__.setdefault("_sentences", {})
+    first = memo.get(("old", i))
+    if first is None:
+        found = _own_sentences(matching.old.texts[i])
+        first = memo[("old", i)] = found[0] if found else []
+    theirs = memo.get(("new", j))
+    if theirs is None:
+        theirs = memo[("new", j)] = _own_sentences(matching.new.texts[j])
+    if len(first) < LEAD_TOKENS:
+        return 0.0
+    return max((similarity(matching.scorer, first, s) for s in theirs), default=0.0)

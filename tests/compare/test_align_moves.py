@@ -229,3 +229,55 @@ def test_a_rule_whose_own_words_match_keeps_its_pair_despite_a_reminder():
     assert not reminders.reminder_only(m, i, j)
     moves.moved(m, context)
     assert m.o2n[i] == j
+
+
+# Banding's damage rule was reworded and split in two when section 502 went to 702; the gap
+# between two pairs put it next to an unrelated banding rule.
+BAND_OLD = [
+    ("502.10a", "Banding is a static ability that modifies the rules for combat."),
+    ("502.10h", "A player who controls an attacking creature with banding chooses how combat damage is assigned "
+                "by creatures blocking that creature. If that creature is removed from combat, or from the band "
+                "it was in, before the combat damage step, damage is assigned normally."),
+    ("502.10i", "Multiple instances of banding on the same creature are redundant."),
+]
+BAND_NEW = [
+    ("702.19a", "Banding is a static ability that modifies the rules for combat."),
+    ("702.19f", "An attacking creature that's removed from combat is also removed from the band it was in."),
+    ("702.19k", "During the combat damage step, the player who controls an attacking creature with banding "
+                "chooses how the combat damage of the creatures blocking it is assigned. That player may divide "
+                "it among any of the attacking creatures they block, as long as each of those in turn is given "
+                "lethal damage, regardless of the order the defending player announced for it or of any quality "
+                "those creatures share."),
+    ("702.19m", "Multiple instances of banding on the same creature are redundant."),
+]
+
+
+def test_a_weak_pair_gives_way_to_the_rule_that_says_the_old_rule_s_first_sentence(monkeypatch):
+    from rulekb.kb.align import moves, reminders
+
+    def run():
+        m, context = _matching(BAND_OLD, BAND_NEW)
+        i, wrong = m.old.index["502.10h"], m.new.index["702.19f"]
+        if i in m.o2n:
+            del m.n2o[m.o2n.pop(i)]
+        if wrong in m.n2o:
+            del m.o2n[m.n2o.pop(wrong)]
+        m.pair(i, wrong, "family")  # as the subrules of the parent's successor pair it
+        moves.moved(m, context)
+        return m, i
+
+    m, i = run()
+    right = m.new.index["702.19k"]
+    assert reminders.lead(m, i, right) > reminders.lead(m, i, m.new.index["702.19f"])
+    assert m.o2n[i] == right and m.evidence[i] == "moved"
+    monkeypatch.setattr(moves, "LEAD_WEIGHT", 0.0)  # without the first sentence, the weak pair stands
+    m, i = run()
+    assert m.new.numbers[m.o2n[i]] == "702.19f"
+
+
+def test_a_sentence_that_only_points_elsewhere_is_not_the_rule_s_own_text():
+    from rulekb.kb.align import reminders
+
+    text = 'A copy of an object copies that object\'s mana cost. See rule 503, "Copying Objects."'
+    assert reminders.own_text(text).strip() == "A copy of an object copies that object's mana cost."
+    assert reminders.sentences("One. Two? \"Three\" four.\nExample: five.") == ["One.", "Two?", "\"Three\" four."]
