@@ -80,6 +80,8 @@ LONE_SIMILARITY = 0.4  # ... or with at least this similarity
 WEAK_PASSES = ("order", "family")  # passes that pair on position more than on text
 REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least this evidence ...
 REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
+ABSORB_LEAD = 0.6  # a weak pair gives way to a merge when the old rule's first sentence is this alike ...
+ABSORB_MARGIN = 0.1  # ... and this much more alike than anywhere else
 LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule, weighed like containment
 
 
@@ -166,20 +168,26 @@ def _pool(matching, rules) -> tuple[Index, frozenset]:
 
 def merged(matching, context, secondary: list) -> list:
     """Merge links (kind merged, evidence ``moved``) for the old rules still without a
-    successor or any link after :mod:`kb.align.splits`."""
+    successor or any link after :mod:`kb.align.splits`, and for those :func:`_absorbed`
+    found folded into a rule (their links from :mod:`kb.align.splits`, made on the
+    whole text, give way: ``secondary`` is changed in place)."""
     from .model import MERGED, Pair
 
     old, new = matching.old, matching.new
-    linked = {p.old for p in secondary}
+    absorbed = {i: j for i, j in getattr(matching, "absorbed", {}).items() if i not in matching.o2n}
+    found = [Pair(old.numbers[i], new.numbers[j], MERGED, reminders.lead(matching, i, j), "moved")
+             for i, j in sorted(absorbed.items())]
+    numbers = {old.numbers[i] for i in absorbed}
+    secondary[:] = [p for p in secondary if p.old not in numbers]
+    linked = {p.old for p in secondary} | numbers
     free = [i for i in matching.free_old() if i not in matching.headings and old.numbers[i] not in linked
             and len(old.tokens(i)) >= MERGE_MIN_TOKENS and _moved_section(matching, context, i)]
     if not free:
-        return []
+        return found
     # a rule paired with its very text (identical, or equal up to terms) absorbed nothing, nor one
     # this pass paired on weak evidence
     absorbing = _pool(matching, (j for j, i in matching.n2o.items()
                                  if matching.evidence.get(i) not in ("identical", "same-text", "same-terms", "moved")))
-    found = []
     for i in free:
         best = _best(matching, context, i, absorbing)
         if best is None:
@@ -195,9 +203,11 @@ def moved(matching, context) -> None:
     when the evidence clears the threshold (evidence ``moved``)."""
     old = matching.old
     matching.given_up = reminders.release(matching, lambda i: _moved_section(matching, context, i))
+    if matching.free_new():
+        _repair(matching, context)
+    _absorbed(matching, context)
     if not matching.free_new():
         return
-    _repair(matching, context)
     free = [i for i in matching.free_old() if i not in matching.headings and len(old.tokenset(i)) >= MIN_TOKENS
             and _moved_section(matching, context, i)]
     if not free:
@@ -264,3 +274,41 @@ def _repair(matching, context) -> None:
         taken.add(mj)
         del matching.n2o[matching.o2n.pop(-mi)]
         matching.pair(-mi, -mj, "moved")
+
+
+def _absorbed(matching, context) -> None:
+    """Give up a pair the position-based passes made in a section that moved when the
+    old rule's first sentence is, far more than anywhere else, what a rule that already
+    has a predecessor says: the old rule was folded into that rule ("A spell is a card,
+    or copy of a spell or card, that's on the stack" into "A spell is a card on the
+    stack ..."), and :func:`merged` links it there (``matching.absorbed``)."""
+    old, new = matching.old, matching.new
+    weak = [i for i, e in matching.evidence.items() if e in WEAK_PASSES and len(old.tokenset(i)) >= MIN_TOKENS
+            and _moved_section(matching, context, i)]
+    matching.absorbed = {}
+    if not weak:
+        return
+    everything = _pool(matching, range(len(new)))
+    for i in weak:
+        ranked = sorted(((reminders.lead(matching, i, j), j) for j in _lead_candidates(matching, context, i, everything)),
+                        key=lambda r: (-r[0], r[1]))
+        if not ranked:
+            continue
+        lead, j = ranked[0]
+        runner_up = ranked[1][0] if len(ranked) > 1 else 0.0
+        current = reminders.lead(matching, i, matching.o2n[i])
+        if (j in matching.n2o and matching.evidence.get(matching.n2o[j]) not in WEAK_PASSES
+                and new.section[j] != old.section[i] and lead >= ABSORB_LEAD
+                and lead >= max(runner_up, current) + ABSORB_MARGIN):
+            matching.given_up.add((i, matching.o2n[i]))
+            del matching.n2o[matching.o2n.pop(i)]
+            matching.evidence.pop(i, None)
+            matching.absorbed[i] = j
+
+
+def _lead_candidates(matching, context, i: int, everything: tuple[Index, frozenset]) -> set[int]:
+    """New rules that may say old rule ``i``'s first sentence: by its rare tokens and structure."""
+    index, _ = everything
+    first = reminders.first_tokens(matching, i)
+    return set(index.candidates(frozenset(first), TOP_K)) | set(index.candidates(matching.old.tokenset(i), TOP_K)) \
+        | set(context.structural_candidates(i))

@@ -103,6 +103,16 @@ def _own_sentences(text: str) -> list[list[str]]:
     return [t for t in (tokens(s) for s in sentences(own if own is not None else text)) if t]
 
 
+def first_tokens(matching, i: int) -> list[str]:
+    """The tokens of old rule ``i``'s first sentence of its own."""
+    memo = matching.__dict__.setdefault("_sentences", {})
+    first = memo.get(("old", i))
+    if first is None:
+        found = _own_sentences(matching.old.texts[i])
+        first = memo[("old", i)] = found[0] if found else []
+    return first
+
+
 def lead(matching, i: int, j: int) -> float:
     """How alike old rule ``i``'s first sentence of its own is to the most alike sentence
     of new rule ``j``: what a rule says first is what it is about, and when a rule was
@@ -111,10 +121,7 @@ def lead(matching, i: int, j: int) -> float:
     with banding chooses how combat damage is assigned ..." and the banding rule saying
     who chooses the damage assignment)."""
     memo = matching.__dict__.setdefault("_sentences", {})
-    first = memo.get(("old", i))
-    if first is None:
-        found = _own_sentences(matching.old.texts[i])
-        first = memo[("old", i)] = found[0] if found else []
+    first = first_tokens(matching, i)
     theirs = memo.get(("new", j))
     if theirs is None:
         theirs = memo[("new", j)] = _own_sentences(matching.new.texts[j])

@@ -281,3 +281,52 @@ def test_a_sentence_that_only_points_elsewhere_is_not_the_rule_s_own_text():
     text = 'A copy of an object copies that object\'s mana cost. See rule 503, "Copying Objects."'
     assert reminders.own_text(text).strip() == "A copy of an object copies that object's mana cost."
     assert reminders.sentences("One. Two? \"Three\" four.\nExample: five.") == ["One.", "Two?", "\"Three\" four."]
+
+
+# The general definitions of section 200 went to other sections; the spell definition was folded
+# into the spells section's first rule (which keeps its own predecessor, from 401).
+SPELL_OLD = [
+    ("200.4", "An object is an ability on the stack, a card, a copy of a card, a token, a spell, or a permanent."),
+    ("200.5", "A spell is a card, or a copy of one, that's on the stack. (See rule 213, \"Spells.\")"),
+    ("401.1", "A card on the stack is a spell. As the first step of being played, the card becomes a spell and "
+              "goes on the stack from the zone it was played from."),
+]
+SPELL_NEW = [
+    ("109.1", "An object is an ability on the stack, a card, a copy of a card, a token, a spell, or a permanent."),
+    ("111.1", "A spell is a card, or a copy of one, on the stack. As the first step of being cast, the card becomes a spell and is "
+              "moved to the top of the stack from the zone it was in."),
+    ("111.1b", "Some effects allow a player to cast a copy of a card; if the player does, that copy is a spell "
+               "as well. See rule 706.11."),
+]
+
+
+def test_a_weak_pair_gives_way_to_the_rule_the_old_one_was_folded_into():
+    from rulekb.kb.align import moves
+
+    m, context = _matching(SPELL_OLD, SPELL_NEW)
+    i, weak, folded = m.old.index["200.5"], m.new.index["111.1b"], m.new.index["111.1"]
+    for k in (i, m.old.index["401.1"]):
+        if k in m.o2n:
+            del m.n2o[m.o2n.pop(k)]
+    for k in (weak, folded):
+        if k in m.n2o:
+            del m.o2n[m.n2o.pop(k)]
+    m.pair(m.old.index["401.1"], folded, "scored")
+    m.pair(i, weak, "order")  # as the gap between two pairs put it
+    moves.moved(m, context)
+    assert i not in m.o2n and m.absorbed == {i: folded}
+    links = moves.merged(m, context, secondary := [])
+    assert [(p.old, p.new, p.kind, p.evidence) for p in links] == [("200.5", "111.1", "merged", "moved")]
+    assert secondary == []
+    # a pair the text made is no position-only pair: it is left alone
+    m, context = _matching(SPELL_OLD, SPELL_NEW)
+    for k in (i, m.old.index["401.1"]):
+        if k in m.o2n:
+            del m.n2o[m.o2n.pop(k)]
+    for k in (weak, folded):
+        if k in m.n2o:
+            del m.o2n[m.n2o.pop(k)]
+    m.pair(m.old.index["401.1"], folded, "scored")
+    m.pair(i, weak, "scored")
+    moves.moved(m, context)
+    assert m.o2n[i] == weak and not m.absorbed
