@@ -42,6 +42,19 @@ Two refinements for rules whose terms all changed:
   (``LONE_SIMILARITY``); a long rule whose evidence is mostly the section bonus does not
   qualify.
 
+And three that look at what the old rule itself says (:mod:`kb.align.reminders`):
+
+- a pair only the old rule's reminders of another rule support ("(... See rule 300.3.)",
+  "See rule 503, ...") is given up first, and no later pass remakes it;
+- a position-only pair's repair also weighs the old rule's first sentence found, sentence
+  by sentence, in the free candidate (``LEAD_WEIGHT``);
+- a position-only pair gives way to a merge when the old rule's first sentence is, by
+  ``ABSORB_MARGIN`` more than anywhere else, what a rule paired on its text says
+  (:func:`_absorbed`).
+
+The free rules are paired in up to ``ROUNDS`` rounds: rules move in blocks, and a round's
+pairs put their neighbours' successors among the next round's structural candidates.
+
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
 paired only when it is free, its evidence clears
@@ -82,7 +95,8 @@ REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least t
 REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
 ABSORB_LEAD = 0.6  # a weak pair gives way to a merge when the old rule's first sentence is this alike ...
 ABSORB_MARGIN = 0.1  # ... and this much more alike than anywhere else
-LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule, weighed like containment
+ROUNDS = 3  # rounds of the free rules' pairing, each seeing the pairs of the one before
+LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule (like containment)
 
 
 def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False):
@@ -201,17 +215,25 @@ def merged(matching, context, secondary: list) -> list:
 def moved(matching, context) -> None:
     """Pair the old rules left free with a free rule anywhere in the newer edition,
     when the evidence clears the threshold (evidence ``moved``)."""
-    old = matching.old
     matching.given_up = reminders.release(matching, lambda i: _moved_section(matching, context, i))
     if matching.free_new():
         _repair(matching, context)
     _absorbed(matching, context)
-    if not matching.free_new():
-        return
+    # rules move in blocks: a round's pairs make their neighbours' successors the next round's
+    # candidates ("A blocking creature will assign combat damage ..." once "A blocked creature
+    # ..." has found 510.1c: 510.1d, which its rare words alone do not reach)
+    for _ in range(ROUNDS):
+        if not matching.free_new() or not _round(matching, context):
+            return
+
+
+def _round(matching, context) -> int:
+    """One round of :func:`moved`: the number of pairs it made."""
+    old = matching.old
     free = [i for i in matching.free_old() if i not in matching.headings and len(old.tokenset(i)) >= MIN_TOKENS
             and _moved_section(matching, context, i)]
     if not free:
-        return
+        return 0
     vacant = _pool(matching, matching.free_new())
     everything = None
     edges = []
@@ -226,7 +248,9 @@ def moved(matching, context) -> None:
             everything = everything or _pool(matching, range(len(matching.new)))
             if _alone(matching, context, i, everything, j):
                 edges.append((evidence, sim, -i, -j))
+    before = len(matching.o2n)
     matching._greedy(edges, "moved")
+    return len(matching.o2n) - before
 
 
 def _alone(matching, context, i: int, everything: tuple[Index, frozenset], j: int) -> bool:
@@ -263,7 +287,8 @@ def _repair(matching, context) -> None:
         if best is None:
             continue
         evidence, j, sim, held = best
-        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i], True) + REPAIR_MARGIN:
+        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i], leads=True) \
+                + REPAIR_MARGIN:
             edges.append((evidence, sim, -i, -j))
     # best first, one old rule per free rule: an old rule whose better candidate another takes
     # keeps the pair it had
@@ -290,8 +315,8 @@ def _absorbed(matching, context) -> None:
         return
     everything = _pool(matching, range(len(new)))
     for i in weak:
-        ranked = sorted(((reminders.lead(matching, i, j), j) for j in _lead_candidates(matching, context, i, everything)),
-                        key=lambda r: (-r[0], r[1]))
+        candidates = _lead_candidates(matching, context, i, everything)
+        ranked = sorted(((reminders.lead(matching, i, j), j) for j in candidates), key=lambda r: (-r[0], r[1]))
         if not ranked:
             continue
         lead, j = ranked[0]

@@ -293,8 +293,8 @@ SPELL_OLD = [
 ]
 SPELL_NEW = [
     ("109.1", "An object is an ability on the stack, a card, a copy of a card, a token, a spell, or a permanent."),
-    ("111.1", "A spell is a card, or a copy of one, on the stack. As the first step of being cast, the card becomes a spell and is "
-              "moved to the top of the stack from the zone it was in."),
+    ("111.1", "A spell is a card, or a copy of one, on the stack. As the first step of being cast, the card "
+              "becomes a spell and is moved to the top of the stack from the zone it was in."),
     ("111.1b", "Some effects allow a player to cast a copy of a card; if the player does, that copy is a spell "
                "as well. See rule 706.11."),
 ]
@@ -330,3 +330,24 @@ def test_a_weak_pair_gives_way_to_the_rule_the_old_one_was_folded_into():
     m.pair(i, weak, "scored")
     moves.moved(m, context)
     assert m.o2n[i] == weak and not m.absorbed
+
+
+def test_a_round_s_pairs_bring_the_next_rule_s_successor_within_reach(monkeypatch):
+    from rulekb.kb.align import moves
+
+    # 510.1d's indexed (rarest) words are its long new tail's; "A blocking creature ..." only
+    # reaches it as the rule after 510.1c, once 310.2c has found 510.1c
+    old = OLD[:5] + [("310.2d", "A blocking creature will assign combat damage, divided as its controller chooses, "
+                                "to the attacking creatures it's blocking.")] + OLD[5:6]
+    tail = ("See quorums, ledgers, lanterns, spindles, thimbles, zeppelins, marmalades, quinces, yurts, gazebos, "
+            "fjords, walruses and xylophones.")
+    new = NEW[:4] + [("510.1d", "A blocking creature assigns combat damage to the creatures it's blocking. " + tail)] \
+        + NEW[4:5]
+
+    def successor(rounds):
+        monkeypatch.setattr(moves, "ROUNDS", rounds)
+        return align(_edition("en/2030-01-01", old), _edition("en/2030-02-01", new)).successors()
+
+    rounds = moves.ROUNDS
+    assert successor(1)["310.2c"] == "510.1c" and successor(1)["310.2d"] is None
+    assert successor(rounds)["310.2d"] == "510.1d"
