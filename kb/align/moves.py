@@ -53,7 +53,9 @@ And three that look at what the old rule itself says (:mod:`kb.align.reminders`)
   (:func:`_absorbed`).
 
 The free rules are paired in up to ``ROUNDS`` rounds: rules move in blocks, and a round's
-pairs put their neighbours' successors among the next round's structural candidates.
+pairs put their neighbours' successors among the next round's structural candidates. Last,
+a rule whose pair only its pointer supported goes, if still free, to the free rule of the
+section it points to that says its first sentence (:func:`_pointed`).
 
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
@@ -95,6 +97,7 @@ REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least t
 REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
 ABSORB_LEAD = 0.6  # a weak pair gives way to a merge when the old rule's first sentence is this alike ...
 ABSORB_MARGIN = 0.1  # ... and this much more alike than anywhere else
+POINTED_LEAD = 0.4  # a free rule of the section an old rule points to, saying its first sentence this alike
 ROUNDS = 3  # rounds of the free rules' pairing, each seeing the pairs of the one before
 LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule (like containment)
 
@@ -224,7 +227,9 @@ def moved(matching, context) -> None:
     # ..." has found 510.1c: 510.1d, which its rare words alone do not reach)
     for _ in range(ROUNDS):
         if not matching.free_new() or not _round(matching, context):
-            return
+            break
+    if matching.free_new():
+        _pointed(matching, context)
 
 
 def _round(matching, context) -> int:
@@ -337,3 +342,26 @@ def _lead_candidates(matching, context, i: int, everything: tuple[Index, frozens
     first = reminders.first_tokens(matching, i)
     return set(index.candidates(frozenset(first), TOP_K)) | set(index.candidates(matching.old.tokenset(i), TOP_K)) \
         | set(context.structural_candidates(i))
+
+
+def _pointed(matching, context) -> None:
+    """Pair an old rule whose pair only its pointer to another rule supported (given up by
+    :func:`kb.align.reminders.release`) and that is still free with the free rule of the
+    section it points to (in the new numbering) that says its first sentence, at least
+    ``POINTED_LEAD`` alike: a rule that points to where its subject is treated often moved
+    there ("A copy of an object copies that object's mana cost. See rule 503, \\"Copying
+    Objects.\\"" into the copy rules' 706.2a, not the layer rule sharing only its pointer)."""
+    old, new = matching.old, matching.new
+    free_new = set(matching.free_new())
+    edges = []
+    for i in sorted({i for i, _ in matching.given_up}):
+        if i in matching.o2n:
+            continue
+        sections = {n[:3] for n in context.mapped_cites(i)} - {old.section[i]}
+        if not sections:
+            continue
+        ranked = sorted(((reminders.lead(matching, i, j), j) for j in free_new if new.section[j] in sections
+                         and (i, j) not in matching.given_up), key=lambda r: (-r[0], r[1]))
+        if ranked and ranked[0][0] >= POINTED_LEAD:
+            edges.append((ranked[0][0], ranked[0][0], -i, -ranked[0][1]))
+    matching._greedy(edges, "moved")

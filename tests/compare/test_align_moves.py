@@ -351,3 +351,40 @@ def test_a_round_s_pairs_bring_the_next_rule_s_successor_within_reach(monkeypatc
     rounds = moves.ROUNDS
     assert successor(1)["310.2c"] == "510.1c" and successor(1)["310.2d"] is None
     assert successor(rounds)["310.2d"] == "510.1d"
+
+
+# Mana cost's section went to 202 and copying's to 706; the old rule that a copy copies the mana
+# cost points to copying, and its words are now in a copy rule.
+COPY_OLD = [
+    ("203.1", "An object's mana cost is indicated by mana symbols near the top of its card."),
+    ("203.1a", "A copy of an object copies that object's mana cost. See rule 503, \"Copying Objects.\""),
+    ("503.1", "Some objects become or turn another object into a copy of a spell, permanent, or card."),
+]
+COPY_NEW = [
+    ("202.1", "An object's mana cost is indicated by mana symbols near the top of its card."),
+    ("613.1a", "Layer 1: Copy effects are applied. See rule 706, \"Copying Objects.\""),
+    ("706.1", "Some objects become or turn another object into a copy of a spell, permanent, or card."),
+    ("706.2a", "A copy of an object acquires that object's mana cost, and the color derived from that mana "
+               "cost."),
+]
+
+
+def test_a_rule_given_up_for_its_pointer_goes_where_it_points(monkeypatch):
+    from rulekb.kb.align import moves
+
+    def run():
+        m, context = _matching(COPY_OLD, COPY_NEW)
+        i, layer = m.old.index["203.1a"], m.new.index["613.1a"]
+        if i in m.o2n:
+            del m.n2o[m.o2n.pop(i)]
+        for k in (layer, m.new.index["706.2a"]):
+            if k in m.n2o:
+                del m.o2n[m.n2o.pop(k)]
+        m.pair(i, layer, "scored")  # as the scored pass pairs it on "See rule ..., Copying Objects"
+        moves.moved(m, context)
+        assert (i, layer) in m.given_up
+        return m.new.numbers[m.o2n[i]] if i in m.o2n else None
+
+    assert run() == "706.2a"
+    monkeypatch.setattr(moves, "POINTED_LEAD", 1.01)  # without the pointer's section, nothing clears a threshold
+    assert run() is None
