@@ -224,22 +224,31 @@ def moved(matching, context) -> None:
     _absorbed(matching, context)
     # rules move in blocks: a round's pairs make their neighbours' successors the next round's
     # candidates ("A blocking creature will assign combat damage ..." once "A blocked creature
-    # ..." has found 510.1c: 510.1d, which its rare words alone do not reach)
+    # ..." has found 510.1c: 510.1d, which its rare words alone do not reach); a round looks
+    # again only at the rules whose neighbourhood or best candidate the round before changed
+    index, todo = None, None
     for _ in range(ROUNDS):
-        if not matching.free_new() or not _round(matching, context):
+        vacant = matching.free_new()
+        if not vacant:
+            break
+        if index is None:
+            index = _pool(matching, vacant)[0]  # later rounds' free rules are among these
+        todo = _round(matching, context, (index, frozenset(vacant)), todo)
+        if not todo:
             break
     if matching.free_new():
         _pointed(matching, context)
 
 
-def _round(matching, context) -> int:
-    """One round of :func:`moved`: the number of pairs it made."""
+def _round(matching, context, vacant: tuple[Index, frozenset], todo: set[int] | None) -> set[int]:
+    """One round of :func:`moved` over the old rules ``todo`` (None: every one): the old
+    rules worth another look -- next to, or under, a rule it paired, or whose best
+    candidate it gave to another."""
     old = matching.old
-    free = [i for i in matching.free_old() if i not in matching.headings and len(old.tokenset(i)) >= MIN_TOKENS
-            and _moved_section(matching, context, i)]
+    free = [i for i in matching.free_old() if (todo is None or i in todo) and i not in matching.headings
+            and len(old.tokenset(i)) >= MIN_TOKENS and _moved_section(matching, context, i)]
     if not free:
-        return 0
-    vacant = _pool(matching, matching.free_new())
+        return set()
     everything = None
     edges = []
     for i in free:
@@ -250,12 +259,26 @@ def _round(matching, context) -> int:
         if evidence >= MOVE_MIN and (sim >= MIN_SIMILARITY or held >= MIN_CONTAINED):
             edges.append((evidence, sim, -i, -j))
         elif evidence >= LONE_MIN and sim >= MIN_SIMILARITY and (held >= LONE_CONTAINED or sim >= LONE_SIMILARITY):
-            everything = everything or _pool(matching, range(len(matching.new)))
+            everything = everything or _everything(matching)
             if _alone(matching, context, i, everything, j):
                 edges.append((evidence, sim, -i, -j))
-    before = len(matching.o2n)
     matching._greedy(edges, "moved")
-    return len(matching.o2n) - before
+    paired = {-mi for _, _, mi, _ in edges if -mi in matching.o2n}
+    if not paired:
+        return set()
+    again = {-mi for _, _, mi, _ in edges} - paired  # their best went to another
+    for i in paired:
+        again.update(k for k in (old.prev(i), old.next(i)) if k is not None)
+        again.update(old.children(i))
+    return again
+
+
+def _everything(matching) -> tuple[Index, frozenset]:
+    """Every rule of the newer edition, indexed once per alignment."""
+    found = matching.__dict__.get("_moves_everything")
+    if found is None:
+        found = matching.__dict__["_moves_everything"] = _pool(matching, range(len(matching.new)))
+    return found
 
 
 def _alone(matching, context, i: int, everything: tuple[Index, frozenset], j: int) -> bool:
@@ -318,7 +341,7 @@ def _absorbed(matching, context) -> None:
     matching.absorbed = {}
     if not weak:
         return
-    everything = _pool(matching, range(len(new)))
+    everything = _everything(matching)
     for i in weak:
         candidates = _lead_candidates(matching, context, i, everything)
         ranked = sorted(((reminders.lead(matching, i, j), j) for j in candidates), key=lambda r: (-r[0], r[1]))
