@@ -42,6 +42,21 @@ Two refinements for rules whose terms all changed:
   (``LONE_SIMILARITY``); a long rule whose evidence is mostly the section bonus does not
   qualify.
 
+And three that look at what the old rule itself says (:mod:`kb.align.reminders`):
+
+- a pair only the old rule's reminders of another rule support ("(... See rule 300.3.)",
+  "See rule 503, ...") is given up first, and no later pass remakes it;
+- a position-only pair's repair also weighs the old rule's first sentence found, sentence
+  by sentence, in the free candidate (``LEAD_WEIGHT``);
+- a position-only pair gives way to a merge when the old rule's first sentence is, by
+  ``ABSORB_MARGIN`` more than anywhere else, what a rule paired on its text says
+  (:func:`_absorbed`).
+
+The free rules are paired in up to ``ROUNDS`` rounds: rules move in blocks, and a round's
+pairs put their neighbours' successors among the next round's structural candidates. Last,
+a rule whose pair only its pointer supported goes, if still free, to the free rule of the
+section it points to that says its first sentence (:func:`_pointed`).
+
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
 paired only when it is free, its evidence clears
@@ -61,6 +76,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
+from . import reminders
 from .candidates import Index
 
 MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
@@ -79,9 +95,14 @@ LONE_SIMILARITY = 0.4  # ... or with at least this similarity
 WEAK_PASSES = ("order", "family")  # passes that pair on position more than on text
 REPAIR_MIN = 0.5  # a weak pair is given up for a free candidate with at least this evidence ...
 REPAIR_MARGIN = 0.02  # ... and this much more than the pair it replaces
+ABSORB_LEAD = 0.6  # a weak pair gives way to a merge when the old rule's first sentence is this alike ...
+ABSORB_MARGIN = 0.1  # ... and this much more alike than anywhere else
+POINTED_LEAD = 0.4  # a free rule of the section an old rule points to, saying its first sentence this alike
+ROUNDS = 3  # rounds of the free rules' pairing, each seeing the pairs of the one before
+LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule (like containment)
 
 
-def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN):
+def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False):
     """(evidence, new rule, similarity, containment) of old rule ``i``'s best candidate in
     ``pool``, or None when the best is in a section of the same number (no move: the
     earlier passes and :mod:`kb.align.splits` have judged the rule's own section) or no
@@ -91,19 +112,21 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
     index, members = pool
     best = None
     words = old.tokens(i)
+    given_up = getattr(matching, "given_up", ())
     for j in set(index.candidates(part, TOP_K)) | set(context.structural_candidates(i)):
-        if j not in members:
+        if j not in members or (i, j) in given_up:
             continue
         sim = scorer.similarity(i, j)
         bonus = context.bonus(i, j)
+        first = LEAD_WEIGHT * reminders.lead(matching, i, j) if leads else 0.0
         # the in-order share is at most the share of old tokens found at all: skip the
         # sequence matching when even that cannot reach the threshold or the best so far
         there = new.tokenset(j)
-        bound = max(sim, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
+        bound = max(sim, first, CONTAIN_WEIGHT * sum(w in there for w in words) / max(len(words), 1)) + bonus
         if bound < floor or (best is not None and bound < best[0]):
             continue
         held = _kept(words, new.tokens(j))
-        evidence = max(sim, CONTAIN_WEIGHT * held) + bonus
+        evidence = max(sim, CONTAIN_WEIGHT * held, first) + bonus
         if best is None or (evidence, -j) > (best[0], -best[1]):
             best = (evidence, j, sim, held)
     if best is not None and new.section[best[1]] == old.section[i]:
@@ -127,11 +150,12 @@ def _ranked(matching, context, i: int, pool: tuple[Index, frozenset]) -> list[tu
     return ranked
 
 
-def _evidence(matching, context, i: int, j: int) -> float:
+def _evidence(matching, context, i: int, j: int, leads: bool = False) -> float:
     """The evidence of the pair (i, j) on this pass's scale."""
     sim = matching.scorer.similarity(i, j)
     held = _kept(matching.old.tokens(i), matching.new.tokens(j))
-    return max(sim, CONTAIN_WEIGHT * held) + context.bonus(i, j)
+    first = LEAD_WEIGHT * reminders.lead(matching, i, j) if leads else 0.0
+    return max(sim, CONTAIN_WEIGHT * held, first) + context.bonus(i, j)
 
 
 def _kept(a: list[str], b: list[str]) -> float:
@@ -161,20 +185,26 @@ def _pool(matching, rules) -> tuple[Index, frozenset]:
 
 def merged(matching, context, secondary: list) -> list:
     """Merge links (kind merged, evidence ``moved``) for the old rules still without a
-    successor or any link after :mod:`kb.align.splits`."""
+    successor or any link after :mod:`kb.align.splits`, and for those :func:`_absorbed`
+    found folded into a rule (their links from :mod:`kb.align.splits`, made on the
+    whole text, give way: ``secondary`` is changed in place)."""
     from .model import MERGED, Pair
 
     old, new = matching.old, matching.new
-    linked = {p.old for p in secondary}
+    absorbed = {i: j for i, j in getattr(matching, "absorbed", {}).items() if i not in matching.o2n}
+    found = [Pair(old.numbers[i], new.numbers[j], MERGED, reminders.lead(matching, i, j), "moved")
+             for i, j in sorted(absorbed.items())]
+    numbers = {old.numbers[i] for i in absorbed}
+    secondary[:] = [p for p in secondary if p.old not in numbers]
+    linked = {p.old for p in secondary} | numbers
     free = [i for i in matching.free_old() if i not in matching.headings and old.numbers[i] not in linked
             and len(old.tokens(i)) >= MERGE_MIN_TOKENS and _moved_section(matching, context, i)]
     if not free:
-        return []
+        return found
     # a rule paired with its very text (identical, or equal up to terms) absorbed nothing, nor one
     # this pass paired on weak evidence
     absorbing = _pool(matching, (j for j, i in matching.n2o.items()
                                  if matching.evidence.get(i) not in ("identical", "same-text", "same-terms", "moved")))
-    found = []
     for i in free:
         best = _best(matching, context, i, absorbing)
         if best is None:
@@ -188,15 +218,37 @@ def merged(matching, context, secondary: list) -> list:
 def moved(matching, context) -> None:
     """Pair the old rules left free with a free rule anywhere in the newer edition,
     when the evidence clears the threshold (evidence ``moved``)."""
+    matching.given_up = reminders.release(matching, lambda i: _moved_section(matching, context, i))
+    if matching.free_new():
+        _repair(matching, context)
+    _absorbed(matching, context)
+    # rules move in blocks: a round's pairs make their neighbours' successors the next round's
+    # candidates ("A blocking creature will assign combat damage ..." once "A blocked creature
+    # ..." has found 510.1c: 510.1d, which its rare words alone do not reach); a round looks
+    # again only at the rules whose neighbourhood or best candidate the round before changed
+    index, todo = None, None
+    for _ in range(ROUNDS):
+        vacant = matching.free_new()
+        if not vacant:
+            break
+        if index is None:
+            index = _pool(matching, vacant)[0]  # later rounds' free rules are among these
+        todo = _round(matching, context, (index, frozenset(vacant)), todo)
+        if not todo:
+            break
+    if matching.free_new():
+        _pointed(matching, context)
+
+
+def _round(matching, context, vacant: tuple[Index, frozenset], todo: set[int] | None) -> set[int]:
+    """One round of :func:`moved` over the old rules ``todo`` (None: every one): the old
+    rules worth another look -- next to, or under, a rule it paired, or whose best
+    candidate it gave to another."""
     old = matching.old
-    if not matching.free_new():
-        return
-    _repair(matching, context)
-    free = [i for i in matching.free_old() if i not in matching.headings and len(old.tokenset(i)) >= MIN_TOKENS
-            and _moved_section(matching, context, i)]
+    free = [i for i in matching.free_old() if (todo is None or i in todo) and i not in matching.headings
+            and len(old.tokenset(i)) >= MIN_TOKENS and _moved_section(matching, context, i)]
     if not free:
-        return
-    vacant = _pool(matching, matching.free_new())
+        return set()
     everything = None
     edges = []
     for i in free:
@@ -207,10 +259,26 @@ def moved(matching, context) -> None:
         if evidence >= MOVE_MIN and (sim >= MIN_SIMILARITY or held >= MIN_CONTAINED):
             edges.append((evidence, sim, -i, -j))
         elif evidence >= LONE_MIN and sim >= MIN_SIMILARITY and (held >= LONE_CONTAINED or sim >= LONE_SIMILARITY):
-            everything = everything or _pool(matching, range(len(matching.new)))
+            everything = everything or _everything(matching)
             if _alone(matching, context, i, everything, j):
                 edges.append((evidence, sim, -i, -j))
     matching._greedy(edges, "moved")
+    paired = {-mi for _, _, mi, _ in edges if -mi in matching.o2n}
+    if not paired:
+        return set()
+    again = {-mi for _, _, mi, _ in edges} - paired  # their best went to another
+    for i in paired:
+        again.update(k for k in (old.prev(i), old.next(i)) if k is not None)
+        again.update(old.children(i))
+    return again
+
+
+def _everything(matching) -> tuple[Index, frozenset]:
+    """Every rule of the newer edition, indexed once per alignment."""
+    found = matching.__dict__.get("_moves_everything")
+    if found is None:
+        found = matching.__dict__["_moves_everything"] = _pool(matching, range(len(matching.new)))
+    return found
 
 
 def _alone(matching, context, i: int, everything: tuple[Index, frozenset], j: int) -> bool:
@@ -243,11 +311,12 @@ def _repair(matching, context) -> None:
     vacant = _pool(matching, matching.free_new())
     edges = []
     for i in weak:
-        best = _best(matching, context, i, vacant, REPAIR_MIN)
+        best = _best(matching, context, i, vacant, REPAIR_MIN, leads=True)
         if best is None:
             continue
         evidence, j, sim, held = best
-        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i]) + REPAIR_MARGIN:
+        if evidence >= REPAIR_MIN and evidence >= _evidence(matching, context, i, matching.o2n[i], leads=True) \
+                + REPAIR_MARGIN:
             edges.append((evidence, sim, -i, -j))
     # best first, one old rule per free rule: an old rule whose better candidate another takes
     # keeps the pair it had
@@ -258,3 +327,64 @@ def _repair(matching, context) -> None:
         taken.add(mj)
         del matching.n2o[matching.o2n.pop(-mi)]
         matching.pair(-mi, -mj, "moved")
+
+
+def _absorbed(matching, context) -> None:
+    """Give up a pair the position-based passes made in a section that moved when the
+    old rule's first sentence is, far more than anywhere else, what a rule that already
+    has a predecessor says: the old rule was folded into that rule ("A spell is a card,
+    or copy of a spell or card, that's on the stack" into "A spell is a card on the
+    stack ..."), and :func:`merged` links it there (``matching.absorbed``)."""
+    old, new = matching.old, matching.new
+    weak = [i for i, e in matching.evidence.items() if e in WEAK_PASSES and len(old.tokenset(i)) >= MIN_TOKENS
+            and _moved_section(matching, context, i)]
+    matching.absorbed = {}
+    if not weak:
+        return
+    everything = _everything(matching)
+    for i in weak:
+        candidates = _lead_candidates(matching, context, i, everything)
+        ranked = sorted(((reminders.lead(matching, i, j), j) for j in candidates), key=lambda r: (-r[0], r[1]))
+        if not ranked:
+            continue
+        lead, j = ranked[0]
+        runner_up = ranked[1][0] if len(ranked) > 1 else 0.0
+        current = reminders.lead(matching, i, matching.o2n[i])
+        if (j in matching.n2o and matching.evidence.get(matching.n2o[j]) not in WEAK_PASSES
+                and new.section[j] != old.section[i] and lead >= ABSORB_LEAD
+                and lead >= max(runner_up, current) + ABSORB_MARGIN):
+            matching.given_up.add((i, matching.o2n[i]))
+            del matching.n2o[matching.o2n.pop(i)]
+            matching.evidence.pop(i, None)
+            matching.absorbed[i] = j
+
+
+def _lead_candidates(matching, context, i: int, everything: tuple[Index, frozenset]) -> set[int]:
+    """New rules that may say old rule ``i``'s first sentence: by its rare tokens and structure."""
+    index, _ = everything
+    first = reminders.first_tokens(matching, i)
+    return set(index.candidates(frozenset(first), TOP_K)) | set(index.candidates(matching.old.tokenset(i), TOP_K)) \
+        | set(context.structural_candidates(i))
+
+
+def _pointed(matching, context) -> None:
+    """Pair an old rule whose pair only its pointer to another rule supported (given up by
+    :func:`kb.align.reminders.release`) and that is still free with the free rule of the
+    section it points to (in the new numbering) that says its first sentence, at least
+    ``POINTED_LEAD`` alike: a rule that points to where its subject is treated often moved
+    there ("A copy of an object copies that object's mana cost. See rule 503, \\"Copying
+    Objects.\\"" into the copy rules' 706.2a, not the layer rule sharing only its pointer)."""
+    old, new = matching.old, matching.new
+    free_new = set(matching.free_new())
+    edges = []
+    for i in sorted({i for i, _ in matching.given_up}):
+        if i in matching.o2n:
+            continue
+        sections = {n[:3] for n in context.mapped_cites(i)} - {old.section[i]}
+        if not sections:
+            continue
+        ranked = sorted(((reminders.lead(matching, i, j), j) for j in free_new if new.section[j] in sections
+                         and (i, j) not in matching.given_up), key=lambda r: (-r[0], r[1]))
+        if ranked and ranked[0][0] >= POINTED_LEAD:
+            edges.append((ranked[0][0], ranked[0][0], -i, -ranked[0][1]))
+    matching._greedy(edges, "moved")

@@ -36,8 +36,8 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     editions = load_editions(corpus, set(PAIR))
     assert verify(ROWS, editions) == []
     scores = score_gold(ROWS, editions, align)
-    assert scores["restructure-2009-moves-held"]["correct"] >= 18, scores["restructure-2009-moves-held"]["misses"]
-    assert scores["restructure-2009-moves-tune"]["correct"] >= 24, scores["restructure-2009-moves-tune"]["misses"]
+    assert scores["restructure-2009-moves-held"]["correct"] >= 20, scores["restructure-2009-moves-held"]["misses"]
+    assert scores["restructure-2009-moves-tune"]["correct"] >= 28, scores["restructure-2009-moves-tune"]["misses"]
     got = align(editions[PAIR[0]], editions[PAIR[1]]).successors()
     assert got["310.2c"] == "510.1c"  # combat damage: a blocked creature's damage, reworded, in 510
     assert got["408.2f"] == "405.6b"  # characteristic-defining abilities folded into the stack's rule
@@ -46,3 +46,9 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     assert got["502.15f"] == "702.23d"  # phasing: same permanent, no zone change
     assert got["217.5d"] == "109.4"  # objects off the battlefield and stack have no controller: alone in 109
     assert got["310.3"] is None and got["408.1g"] is None  # combat damage on the stack: gone
+    assert got["507.4"] is None  # mana burn, abolished: only its reminder of 300.3 matched 703.4n
+    assert got["502.10h"] == "702.19k"  # banding's damage: its first sentence, not the gap's 702.19f
+    assert got["203.1a"] == "706.2a"  # a copy copies the mana cost: the copy rules it points to, not the layer rule
+    assert got["200.6"] == "110.1"
+    assert got["310.2d"] == "510.1d"  # a blocking creature's damage: the rule after 310.2c's, reached next round
+    assert got["200.5"] == "111.1"  # the spell definition, folded into 111.1: no longer put by position at 111.1b  # a permanent is a card or token on the battlefield: not the reminder's 403.3
