@@ -116,6 +116,26 @@ class PageData:
         return [{"concept": self.concept_prefix + r[0], "label": r[1]} if len(r) > 1
                 else {"concept": self.concept_prefix + r[0]} for r in json.loads(found[0])]
 
+    def rule_versions(self, editions: list[str]) -> list[tuple]:
+        """(edition, number, lineage, flags, wording) of every key of ``editions``, by edition
+        then number (the translation report's candidate editions, :mod:`kb.translate.candidates`)."""
+        marks = ",".join("?" * len(editions))
+        with self._lock:
+            return self._db.execute(f"SELECT edition, number, lineage, flags, wording FROM rules "
+                                    f"WHERE edition IN ({marks}) ORDER BY edition, number", editions).fetchall()
+
+    def lineage_wordings(self, lineages: set[int]) -> dict[int, list[dict]]:
+        """Each lineage's ``lineage-versions`` rows (one a wording, its text included)."""
+        wanted = sorted(lineages)
+        out: dict[int, list[dict]] = {}
+        with self._lock:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                out.update((lineage, json.loads(rows)) for lineage, rows in self._db.execute(
+                    f"SELECT lineage, rows FROM lineage_rows WHERE query = 'lineage-versions' "
+                    f"AND lineage IN ({','.join('?' * len(chunk))})", chunk))
+        return out
+
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""
         if not self.has_changes:

@@ -109,7 +109,7 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
 
 
 def translation_parts(sources: list[str], us: str | None = None, base: str = "auto", store=None,
-                      lineages: bool = True):
+                      lineages: bool = True, page_data: bool = True):
     """``(data, french, english, base)``: :func:`translation_data` with the alignment kept
     (``data["pairs"]``: French number -> base English number; ``data["successors"]``: base
     number -> its number in ``english``, when the base is older) and the base edition
@@ -117,9 +117,12 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
     only: :func:`kb.rdf.stored_edition.stored_edition`'s ``rules_only``): what the
     translators' exchange formats are made of.
     ``lineages=False`` aligns the base with ``english`` again instead of reading the stored
-    lineages (the comparison's and the bench's baseline)."""
+    lineages (the comparison's and the bench's baseline). ``page_data=False`` reads the
+    candidates of ``base="auto"`` from the store instead of the build's page data
+    (:mod:`kb.translate.candidates`: the bench's baseline of the detection)."""
     from ..errors import KBError
     from ..rdf.stored_edition import load_edition, stored_edition
+    from ..translate.candidates import candidate_editions
     from ..translate.drift import drift_report
 
     opener = _opener(store)
@@ -147,14 +150,26 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
         if not chosen:
             chosen = [r["edition"] for r in rows]
             window = None
-        # rules only: what detecting the base and reporting against it read (not the
-        # glossaries, a third of reading an edition back, times twenty candidates)
-        candidates = [english if name == english.id else stored_edition(opener(), name, rules_only=True)
-                      for name in chosen]
+        read: dict = {}
+
+        def whole(name: str):  # an edition as the report reads it: header and rules (with examples)
+            if name not in read:
+                read[name] = english if name == english.id else stored_edition(opener(), name, rules_only=True)
+            return read[name]
+
+        # the candidates as scoring reads them (number, text, examples), from the build's page
+        # data; else read from the store, rules only (not the glossaries, a third of reading an
+        # edition back, times twenty candidates)
+        wanted = set(chosen)
+        candidates = candidate_editions(opener(), [r for r in rows if r["edition"] in wanted]) \
+            if page_data else None
+        info["candidates_from"] = "page data" if candidates is not None else "store"
+        if candidates is None:
+            candidates = [whole(name) for name in chosen]
         info["window"] = list(window) if window else None
-        data = drift_report(fr, english, candidates=candidates,
+        data = drift_report(fr, english, candidates=candidates, read_base=lambda chosen: whole(chosen.id),
                             alignment_of=stored_alignment(opener) if lineages and not _names_file(us) else None)
-        base_edition = next((c for c in candidates if c.id == data.get("base_detected")), None)
+        base_edition = read.get(data.get("base_detected"))
     else:
         if base == english.id:
             base_edition = english
