@@ -3,7 +3,8 @@ distinct wording's text once, the examples in one query) instead of reading each
 from the store: on invented texts (the widget-duel fixtures and two later invented English
 editions, one adding examples to a rule whose text stays), the candidates hold what the store
 holds, the base chosen and its figures are the same either way, and without page data (or
-with an edition it lacks) the store is read as before."""
+with an edition it lacks) the store is read as before. A choice made once is kept per build,
+French text and candidates, and read back."""
 
 from __future__ import annotations
 
@@ -66,8 +67,8 @@ def test_the_candidates_hold_what_the_store_holds(store):
 
 
 def test_the_base_and_its_figures_are_the_same_from_the_page_data_and_from_the_store(store):
-    fast, fr, english, base = translation_parts(["fr/2030-05-05"], None, "auto", store)
-    slow, *_, slow_base = translation_parts(["fr/2030-05-05"], None, "auto", store, page_data=False)
+    fast, fr, english, base = translation_parts(["fr/2030-05-05"], None, "auto", store, candidates="page data")
+    slow, *_, slow_base = translation_parts(["fr/2030-05-05"], None, "auto", store, candidates="store")
     assert fast["base"].pop("candidates_from") == "page data" and slow["base"].pop("candidates_from") == "store"
     fast["base"].pop("seconds"), slow["base"].pop("seconds")
     assert fast["base"] == slow["base"] and fast["base"]["candidates"] == 3
@@ -86,5 +87,21 @@ def test_without_page_data_the_candidates_are_read_from_the_store(store, monkeyp
 
     monkeypatch.setattr(reading, "for_store", lambda _store: None)  # a remote store, an older page data layout
     assert candidate_editions(store, rows) is None
-    data, *_ = translation_parts(["fr/2030-05-05"], None, "auto", store)
+    data, *_ = translation_parts(["fr/2030-05-05"], None, "auto", store, candidates="page data")
     assert data["base"]["candidates_from"] == "store" and data["base_detected"] == "en/2030-05-05"
+
+
+def test_a_choice_made_once_is_read_back_for_the_same_texts(store, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
+    first, *_ = translation_parts(["fr/2030-05-05"], None, "auto", store)
+    again, *_ = translation_parts(["fr/2030-05-05"], None, "auto", store)
+    assert first["base"].pop("candidates_from") == "page data" and again["base"].pop("candidates_from") == "cache"
+    first["base"].pop("seconds"), again["base"].pop("seconds")
+    assert first == again
+    # another candidate window (all the English editions) is another detection
+    every, *_ = translation_parts(["fr/2030-05-05"], None, "all", store)
+    assert every["base"]["candidates_from"] == "page data"
+    # a store in memory names no build: nothing kept
+    from rulekb.kb.translate.from_kb import choice_key
+
+    assert choice_key(type("Memory", (), {"build_id": lambda self: None})(), None, "auto", []) is None
