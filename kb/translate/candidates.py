@@ -11,9 +11,13 @@ twenty editions are read as: one SQLite read of their rule versions, the text of
 wording once (about 5,400 for 33,000 rule versions), and the examples of the versions flagged
 as having some, from the store in one query (they may differ within a wording).
 
+Only the sections scoring reads are read (:func:`scored_sections`: each French rule's section
+and the two beside it): a forum page quoting two rules is scored against every English edition
+(it has no date), two or three sections of each.
+
 The editions read here hold exactly what :func:`kb.rdf.stored_edition.stored_edition` gives with
-``rules_only`` for scoring -- each rule's number, text and examples (the corpus test compares
-them on every English edition of the KB) -- but not the rules' order, parent or printed number:
+``rules_only`` for scoring -- each rule's number, text and examples, in the sections asked for
+(the corpus test compares them on every English edition of the KB) -- but not the rules' order, parent or printed number:
 they are for scoring only; the chosen base is read from the store as before.
 
 None (read them from the store) when the build has no page data (a remote store, a file of an
@@ -26,10 +30,11 @@ from rulekb.ingest.model import Edition, Rule
 RULE_BATCH = 500  # keys per VALUES query (the examples, the few texts no wording holds)
 
 
-def candidate_editions(store, rows: list[dict]) -> list[Edition] | None:
+def candidate_editions(store, rows: list[dict], sections: set[str] | None = None) -> list[Edition] | None:
     """The editions of ``rows`` (:func:`kb.translate.from_kb.english_rows`' rows: ``edition``,
     ``language``, ``effective_date``) with their rules' number, text and examples, from the
-    page data of ``store``'s build; None when it cannot answer."""
+    page data of ``store``'s build; None when it cannot answer. ``sections``: only the rules
+    of those sections (:func:`scored_sections`)."""
     from ..pages.data import KIND_BIT, PLACED, SEVERAL
     from ..pages.reading import for_store
 
@@ -37,12 +42,16 @@ def candidate_editions(store, rows: list[dict]) -> list[Edition] | None:
     if data is None or not {"lineage-versions", "rule-examples"} <= data.answers:
         return None
     ids = [row["edition"] for row in rows]
-    versions = data.rule_versions(ids)
-    if {version[0] for version in versions} != set(ids):
+    if data.editions_held(ids) != set(ids):
         return None  # an edition the page data lacks: read them all from the store, as before
-    wordings = data.lineage_wordings({lineage for _, _, lineage, _, _ in versions
-                                      if lineage is not None and lineage != SEVERAL})
-    examples = _examples(store, ids)
+    versions = data.rule_versions(ids, sections)
+    texts = data.wording_texts(ids, sections)
+    flagged = [(edition, number) for edition, number, _, flags, _ in versions if (flags or 0) & KIND_BIT["examples"]]
+    if len(flagged) <= RULE_BATCH:  # a few sections' examples: those rules' (named query rule-examples)
+        examples = {key: [row["text"] for row in found] for key, found in _batched(store, "rule-examples",
+                                                                                    flagged).items()}
+    else:
+        examples = _examples(store, ids)
     by_id = {row["edition"]: Edition(id=row["edition"], language=row.get("language", "en"),
                                      effective_date=row.get("effective_date"), title="") for row in rows}
     shared: dict[tuple, Rule] = {}  # one Rule for a wording printed alike (same examples) by several editions
@@ -50,8 +59,8 @@ def candidate_editions(store, rows: list[dict]) -> list[Edition] | None:
     for edition, number, lineage, flags, wording in versions:
         if lineage is None and not (flags or 0) & PLACED:
             continue  # not a rule of the edition (a heading that is cited)
-        found = wordings.get(lineage) if lineage is not None and lineage != SEVERAL else None
-        if found is None or wording is None or wording >= len(found) or "text" not in found[wording]:
+        text = texts.get((lineage, wording)) if lineage is not None and lineage != SEVERAL else None
+        if text is None:
             unknown.append((edition, number))
             by_id[edition].rules.append(Rule(number=number, text=""))
             continue
@@ -59,7 +68,7 @@ def candidate_editions(store, rows: list[dict]) -> list[Edition] | None:
         key = (lineage, wording, *own)
         rule = shared.get(key)
         if rule is None:
-            rule = shared[key] = Rule(number=number, text=found[wording]["text"], examples=list(own))
+            rule = shared[key] = Rule(number=number, text=text, examples=list(own))
         by_id[edition].rules.append(rule)
     if unknown:
         rows_of = _batched(store, "rule", unknown)
@@ -71,6 +80,20 @@ def candidate_editions(store, rows: list[dict]) -> list[Edition] | None:
                     rules[i] = Rule(number=rule.number, text=found[0].get("text") or "" if found else "",
                                     examples=examples.get((edition, rule.number), []))
     return list(by_id.values())
+
+
+def scored_sections(numbers) -> set[str]:
+    """The English sections scoring French rules of these ``numbers`` reads
+    (:func:`kb.translate.base.edition_scores`): each rule's section (its number before the first
+    dot: the English rule of the same number) and, for a numeric section, the two beside it (where
+    a rule that scores low is looked for, moved)."""
+    out: set[str] = set()
+    for number in numbers:
+        section = number.split(".")[0]
+        out.add(section)
+        if section.isdigit():
+            out.update(str(int(section) + d) for d in (-1, 0, 1))
+    return out
 
 
 def _batched(store, name: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], list[dict]]:

@@ -11,6 +11,13 @@ editions dated from three years before to six months after the French text's dat
 edition (slow; the JSON's ``base.seconds`` says how long); an edition id takes that
 edition and detects nothing.
 
+Why the candidates from the page data: twenty editions read back from the store took 5 of
+the 6 seconds of a report with ``--base auto``; the build's page data holds each rule
+version's wording (text kept once) and which versions have examples, so the candidates are
+read from there (:mod:`kb.translate.candidates`) and only the chosen base from the store.
+And a choice is kept (``$RULEKB_CACHE/base-choices``, per build, French text, candidates and
+scoring code: :func:`choice_key`): a translator's second export of a text detects nothing.
+
 ``store`` is a store or a callable giving it (opened only when an id needs it).
 
 Why the stored lineages when the French translates an older edition: the report must
@@ -100,6 +107,17 @@ def _window(date: str | None) -> tuple[str, str] | None:
     return f"{year - WINDOW_BEFORE_YEARS:04d}{date[4:]}", f"{year_after:04d}-{month_after:02d}{date[7:]}"
 
 
+def candidate_names(rows: list[dict], date: str | None, mode: str = "auto") -> tuple[list[str], tuple | None]:
+    """``(editions, window)``: the English editions of ``rows`` (:func:`english_rows`) a French
+    text of that date is scored against -- with ``mode`` ``"auto"`` those of its date window
+    (all of them when it is undated or none falls in it: window None), with ``"all"`` all of them."""
+    window = _window(date) if mode == "auto" else None
+    chosen = [r["edition"] for r in rows if window is None or window[0] <= r["effective_date"] <= window[1]]
+    if not chosen:
+        return [r["edition"] for r in rows], None
+    return chosen, window
+
+
 def translation_data(sources: list[str], us: str | None = None, base: str = "auto", store=None):
     """``(data, french, english)``: the JSON of ``rulekb translation-report`` and the two editions."""
     data, fr, english, _ = translation_parts(sources, us, base, store)
@@ -124,7 +142,7 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
     store, as before the page data answered them (the bench's baseline)."""
     from ..errors import KBError
     from ..rdf.stored_edition import load_edition, stored_edition
-    from ..translate.candidates import candidate_editions
+    from ..translate.candidates import candidate_editions, scored_sections
     from ..translate.drift import drift_report
 
     opener = _opener(store)
@@ -147,11 +165,7 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
                  "base": info, "stale_checked": False}, fr, english, None)
     if base in ("auto", "all"):
         rows = rows if rows is not None else english_rows(opener)
-        window = _window(fr.effective_date) if base == "auto" else None
-        chosen = [r["edition"] for r in rows if window is None or window[0] <= r["effective_date"] <= window[1]]
-        if not chosen:
-            chosen = [r["edition"] for r in rows]
-            window = None
+        chosen, window = candidate_names(rows, fr.effective_date, base)
         read: dict = {}
 
         def whole(name: str):  # an edition as the report reads it: header and rules (with examples)
@@ -172,7 +186,8 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
             # data; else read from the store, rules only (not the glossaries, a third of reading an
             # edition back, times twenty candidates)
             wanted = set(chosen)
-            scored = candidate_editions(opener(), [r for r in rows if r["edition"] in wanted]) \
+            scored = candidate_editions(opener(), [r for r in rows if r["edition"] in wanted],
+                                        scored_sections(rule.number for rule in fr.rules)) \
                 if candidates != "store" else None
             info["candidates_from"] = "page data" if scored is not None else "store"
             if scored is None:

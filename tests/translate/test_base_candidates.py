@@ -66,6 +66,23 @@ def test_the_candidates_hold_what_the_store_holds(store):
     assert len(changed) == 1  # the example added under an unchanged text: read per edition, not per wording
 
 
+def test_only_the_sections_scoring_reads_and_the_same_scores(store):
+    from rulekb.kb.translate.base import edition_scores
+    from rulekb.kb.translate.candidates import scored_sections
+    from rulekb.kb.translate.from_kb import load_french
+
+    assert scored_sections(["101.4", "702.1a", "A.1"]) == {"100", "101", "102", "701", "702", "703", "A"}
+    rows = english_rows(store)
+    fr = load_french(["fr/2030-05-05"], store)
+    whole = candidate_editions(store, rows)
+    some = candidate_editions(store, rows, {"101"})
+    assert [len(e.rules) for e in some] and all(r.number.startswith("101.") for e in some for r in e.rules)
+    for part, full in zip(some, whole):
+        assert _content(part) == {n: c for n, c in _content(full).items() if n.startswith("101.")}
+    assert edition_scores(fr, candidate_editions(store, rows, scored_sections(r.number for r in fr.rules))) \
+        == edition_scores(fr, whole)
+
+
 def test_the_base_and_its_figures_are_the_same_from_the_page_data_and_from_the_store(store):
     fast, fr, english, base = translation_parts(["fr/2030-05-05"], None, "auto", store, candidates="page data")
     slow, *_, slow_base = translation_parts(["fr/2030-05-05"], None, "auto", store, candidates="store")
