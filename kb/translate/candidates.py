@@ -17,8 +17,9 @@ and the two beside it): a forum page quoting two rules is scored against every E
 
 The editions read here hold exactly what :func:`kb.rdf.stored_edition.stored_edition` gives with
 ``rules_only`` for scoring -- each rule's number, text and examples, in the sections asked for
-(the corpus test compares them on every English edition of the KB) -- but not the rules' order, parent or printed number:
-they are for scoring only; the chosen base is read from the store as before.
+(the corpus test compares them on every English edition of the KB) -- but not the rules'
+order, parent or printed number: they are for scoring only; the chosen base is read from the
+store as before.
 
 None (read them from the store) when the build has no page data (a remote store, a file of an
 older layout) or the page data's rows are not those of today's named queries."""
@@ -73,12 +74,13 @@ def candidate_editions(store, rows: list[dict], sections: set[str] | None = None
     if unknown:
         rows_of = _batched(store, "rule", unknown)
         for edition in {e for e, _ in unknown}:
-            rules = by_id[edition].rules
-            for i, rule in enumerate(rules):
-                if not rule.text and (edition, rule.number) in rows_of:
-                    found = rows_of[(edition, rule.number)]
-                    rules[i] = Rule(number=rule.number, text=found[0].get("text") or "" if found else "",
-                                    examples=examples.get((edition, rule.number), []))
+            asked = {number for e, number in unknown if e == edition}
+            # the store's answer, or no rule at all (the store's edition has no such rule)
+            by_id[edition].rules = [rule if rule.number not in asked else
+                                    Rule(number=rule.number, text=rows_of[(edition, rule.number)][0].get("text") or "",
+                                         examples=examples.get((edition, rule.number), []))
+                                    for rule in by_id[edition].rules
+                                    if rule.number not in asked or rows_of.get((edition, rule.number))]
     return list(by_id.values())
 
 

@@ -122,3 +122,14 @@ def test_a_choice_made_once_is_read_back_for_the_same_texts(store, tmp_path, mon
     from rulekb.kb.translate.from_kb import choice_key
 
     assert choice_key(type("Memory", (), {"build_id": lambda self: None})(), None, "auto", []) is None
+
+
+def test_a_text_no_wording_holds_is_asked_from_the_store(store, monkeypatch):
+    """A rule version whose wording the page data cannot place (several lineages, none): its text
+    (and examples) from the store, rule by rule."""
+    from rulekb.kb.pages.reading import PageData
+
+    rows = english_rows(store)
+    monkeypatch.setattr(PageData, "wording_texts", lambda self, editions, sections=None: {})
+    for candidate in candidate_editions(store, rows):
+        assert _content(candidate) == _content(stored_edition(store, candidate.id, rules_only=True)), candidate.id
