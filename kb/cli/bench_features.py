@@ -295,6 +295,12 @@ def bench_translation_files(
     for name, seconds in figures["seconds"].items():
         stdout.print(f"  {name:20} {seconds:7.3f} s   x{figures['ratio_to_report'][name]} of the report",
                      highlight=False, markup=False)
+    if figures.get("auto_over_explicit") is not None:
+        stdout.print(f"  --base {figures['base']}, {figures['candidates']} candidates, against --base "
+                     f"{figures['base_detected']}: x{figures['auto_over_explicit']} (choice cached), "
+                     f"x{figures['detecting_page_data_over_explicit']} (detecting, candidates from the page data), "
+                     f"x{figures['detecting_store_over_explicit']} (detecting, candidates from the store)",
+                     highlight=False, markup=False)
     stdout.print(f"  the report through the stored lineages: {figures['speedup_over_aligner']}x faster than aligning "
                  f"again; findings {'the same' if figures['same_findings'] else 'DIFFER'} "
                  f"({figures['findings']} / aligner {figures['findings_aligner']})", highlight=False, markup=False)

@@ -116,6 +116,33 @@ class PageData:
         return [{"concept": self.concept_prefix + r[0], "label": r[1]} if len(r) > 1
                 else {"concept": self.concept_prefix + r[0]} for r in json.loads(found[0])]
 
+    def rule_versions(self, editions: list[str], sections: set[str] | None = None) -> list[tuple]:
+        """(edition, number, lineage, flags, wording) of every key of ``editions`` (of ``sections``
+        only, when given: the number before its first dot), by edition then number (the
+        translation report's candidate editions, :mod:`kb.translate.candidates`)."""
+        where, values = _where(editions, sections)
+        with self._lock:
+            return self._db.execute(f"SELECT edition, number, lineage, flags, wording FROM rules WHERE {where} "
+                                    f"ORDER BY edition, number", values).fetchall()
+
+    def editions_held(self, editions: list[str]) -> set[str]:
+        """Which of ``editions`` have rule versions in the file."""
+        with self._lock:
+            return {e for e in editions if self._db.execute("SELECT 1 FROM rules WHERE edition = ? LIMIT 1",
+                                                            (e,)).fetchone()}
+
+    def wording_texts(self, editions: list[str], sections: set[str] | None = None) -> dict[tuple[int, int], str | None]:
+        """(lineage, wording) -> the wording's text (None: its row has none), for every wording a
+        rule version of ``editions`` (and ``sections``) prints: each text once, taken out of the
+        lineage's ``lineage-versions`` rows by SQLite (not every row of them parsed in Python)."""
+        where, values = _where(editions, sections)
+        with self._lock:
+            return {(lineage, wording): text for lineage, wording, text in self._db.execute(
+                f"SELECT w.lineage, w.wording, json_extract(l.rows, '$[' || w.wording || '].text') "
+                f"FROM (SELECT DISTINCT lineage, wording FROM rules WHERE {where} "
+                f"AND lineage >= 0 AND wording IS NOT NULL) w "
+                f"JOIN lineage_rows l ON l.lineage = w.lineage AND l.query = 'lineage-versions'", values)}
+
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""
         if not self.has_changes:
@@ -133,6 +160,15 @@ class PageData:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _where(editions: list[str], sections: set[str] | None) -> tuple[str, list[str]]:
+    """The rules of ``editions`` (of ``sections`` only, when given: a number's part before its first dot)."""
+    where = f"edition IN ({','.join('?' * len(editions))})"
+    if sections is None:
+        return where, list(editions)
+    return (where + f" AND substr(number, 1, instr(number || '.', '.') - 1) IN ({','.join('?' * len(sections))})",
+            [*editions, *sorted(sections)])
 
 
 _OPEN: dict[str, PageData | None] = {}  # build (data directory) -> its page data, None: not there

@@ -11,6 +11,13 @@ editions dated from three years before to six months after the French text's dat
 edition (slow; the JSON's ``base.seconds`` says how long); an edition id takes that
 edition and detects nothing.
 
+Why the candidates from the page data: twenty editions read back from the store took 5 of
+the 6 seconds of a report with ``--base auto``; the build's page data holds each rule
+version's wording (text kept once) and which versions have examples, so the candidates are
+read from there (:mod:`kb.translate.candidates`) and only the chosen base from the store.
+And a choice is kept (``$RULEKB_CACHE/base-choices``, per build, French text, candidates and
+scoring code: :func:`choice_key`): a translator's second export of a text detects nothing.
+
 ``store`` is a store or a callable giving it (opened only when an id needs it).
 
 Why the stored lineages when the French translates an older edition: the report must
@@ -100,6 +107,17 @@ def _window(date: str | None) -> tuple[str, str] | None:
     return f"{year - WINDOW_BEFORE_YEARS:04d}{date[4:]}", f"{year_after:04d}-{month_after:02d}{date[7:]}"
 
 
+def candidate_names(rows: list[dict], date: str | None, mode: str = "auto") -> tuple[list[str], tuple | None]:
+    """``(editions, window)``: the English editions of ``rows`` (:func:`english_rows`) a French
+    text of that date is scored against -- with ``mode`` ``"auto"`` those of its date window
+    (all of them when it is undated or none falls in it: window None), with ``"all"`` all of them."""
+    window = _window(date) if mode == "auto" else None
+    chosen = [r["edition"] for r in rows if window is None or window[0] <= r["effective_date"] <= window[1]]
+    if not chosen:
+        return [r["edition"] for r in rows], None
+    return chosen, window
+
+
 def translation_data(sources: list[str], us: str | None = None, base: str = "auto", store=None):
     """``(data, french, english)``: the JSON of ``rulekb translation-report`` and the two editions."""
     data, fr, english, _ = translation_parts(sources, us, base, store)
@@ -109,7 +127,7 @@ def translation_data(sources: list[str], us: str | None = None, base: str = "aut
 
 
 def translation_parts(sources: list[str], us: str | None = None, base: str = "auto", store=None,
-                      lineages: bool = True):
+                      lineages: bool = True, candidates: str = "cached"):
     """``(data, french, english, base)``: :func:`translation_data` with the alignment kept
     (``data["pairs"]``: French number -> base English number; ``data["successors"]``: base
     number -> its number in ``english``, when the base is older) and the base edition
@@ -117,9 +135,14 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
     only: :func:`kb.rdf.stored_edition.stored_edition`'s ``rules_only``): what the
     translators' exchange formats are made of.
     ``lineages=False`` aligns the base with ``english`` again instead of reading the stored
-    lineages (the comparison's and the bench's baseline)."""
+    lineages (the comparison's and the bench's baseline). ``candidates``: how ``base="auto"``
+    (or ``"all"``) chooses -- ``"cached"`` the choice made before from the same texts by the same
+    code (:func:`choice_key`), else as ``"page data"`` does: the candidates read from the build's
+    page data (:mod:`kb.translate.candidates`), else from the store; ``"store"``: read from the
+    store, as before the page data answered them (the bench's baseline)."""
     from ..errors import KBError
     from ..rdf.stored_edition import load_edition, stored_edition
+    from ..translate.candidates import candidate_editions, scored_sections
     from ..translate.drift import drift_report
 
     opener = _opener(store)
@@ -142,19 +165,38 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
                  "base": info, "stale_checked": False}, fr, english, None)
     if base in ("auto", "all"):
         rows = rows if rows is not None else english_rows(opener)
-        window = _window(fr.effective_date) if base == "auto" else None
-        chosen = [r["edition"] for r in rows if window is None or window[0] <= r["effective_date"] <= window[1]]
-        if not chosen:
-            chosen = [r["edition"] for r in rows]
-            window = None
-        # rules only: what detecting the base and reporting against it read (not the
-        # glossaries, a third of reading an edition back, times twenty candidates)
-        candidates = [english if name == english.id else stored_edition(opener(), name, rules_only=True)
-                      for name in chosen]
+        chosen, window = candidate_names(rows, fr.effective_date, base)
+        read: dict = {}
+
+        def whole(name: str):  # an edition as the report reads it: header and rules (with examples)
+            if name not in read:
+                read[name] = english if name == english.id else stored_edition(opener(), name, rules_only=True)
+            return read[name]
+
+        alignment_of = stored_alignment(opener) if lineages and not _names_file(us) else None
         info["window"] = list(window) if window else None
-        data = drift_report(fr, english, candidates=candidates,
-                            alignment_of=stored_alignment(opener) if lineages and not _names_file(us) else None)
-        base_edition = next((c for c in candidates if c.id == data.get("base_detected")), None)
+        key = choice_key(opener(), fr, base, chosen) if candidates == "cached" else None
+        known = read_choice(key)
+        if known is not None:  # detected before, from the same texts by the same code: not again
+            info["candidates_from"] = "cache"
+            data = drift_report(fr, english, base=whole(known["base_detected"]), alignment_of=alignment_of)
+            data["base"] = known["base"]
+        else:
+            # the candidates as scoring reads them (number, text, examples), from the build's page
+            # data; else read from the store, rules only (not the glossaries, a third of reading an
+            # edition back, times twenty candidates)
+            wanted = set(chosen)
+            scored = candidate_editions(opener(), [r for r in rows if r["edition"] in wanted],
+                                        scored_sections(rule.number for rule in fr.rules)) \
+                if candidates != "store" else None
+            info["candidates_from"] = "page data" if scored is not None else "store"
+            if scored is None:
+                scored = [whole(name) for name in chosen]
+            data = drift_report(fr, english, candidates=scored, read_base=lambda found: whole(found.id),
+                                alignment_of=alignment_of)
+            if data.get("base_detected"):
+                write_choice(key, {"base_detected": data["base_detected"], "base": data["base"]})
+        base_edition = read.get(data.get("base_detected"))
     else:
         if base == english.id:
             base_edition = english
@@ -223,3 +265,49 @@ def stored_alignment(store):
         return successor_alignment(numbers, base, target, wanted)
 
     return alignment_of
+
+
+CHOICES_KEPT = 500  # cached choices (one a French text, candidate window and build)
+
+
+def choice_key(store, fr, mode: str, chosen: list[str]) -> str | None:
+    """The cache key of a base detection: the build the store reads (its data directory: a
+    rebuild is another key), the French text's content, the candidate editions and the code
+    that scores (:mod:`kb.translate`, :mod:`kb.align`); None when the store names no build (a
+    store in memory, a remote endpoint: its content may change under the same name)."""
+    import hashlib
+
+    from ..json_cache import code_digest
+    from ..lineage.cache import digest
+
+    try:
+        build = store.build_id() if hasattr(store, "build_id") else None
+    except Exception:  # noqa: BLE001 - no store to name: nothing cached
+        build = None
+    if not build:
+        return None
+    parts = [build, code_digest("rulekb.kb.translate", "rulekb.kb.align"), digest([fr]), mode, *chosen]
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def read_choice(key: str | None) -> dict | None:
+    import json
+
+    from ..json_cache import cache_folder
+
+    if key is None:
+        return None
+    try:
+        found = json.loads((cache_folder("base-choices") / f"{key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) and found.get("base_detected") and isinstance(found.get("base"), dict) \
+        else None
+
+
+def write_choice(key: str | None, choice: dict) -> None:
+    from ..json_cache import cache_folder, write_json
+
+    if key is not None:
+        folder = cache_folder("base-choices")
+        write_json(folder, folder / f"{key}.json", choice, keep=CHOICES_KEPT)
