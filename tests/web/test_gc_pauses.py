@@ -17,6 +17,8 @@ def test_the_diff_cache_holds_html_strings_the_collector_does_not_track():
     out = rule_page._diff("The owner of a token is its controller.", "The controller of a token is its owner.")
     assert type(out) is str and not gc.is_tracked(out)
     assert "<ins>" in out and "<del>" in out
+    escaped = rule_page._diff("A <old> rule", "A new & better rule")  # the texts escaped, the tags not
+    assert "&lt;old&gt;" in escaped and "&amp;" in escaped and "<del>" in escaped
 
 
 def test_a_history_row_is_kept_as_a_plain_string():
