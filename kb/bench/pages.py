@@ -8,11 +8,17 @@ over rounds of this process's CPU time per page (``time.process_time``), which a
 inflates far less than the wall clock (printed beside it, with the load average). The same
 pages are rendered with the build's page data (kb.pages) and without it (every query asked),
 in turns in the same run: the ratio between them is the page data's gain.
+
+Beside it, the garbage collector's full collections during the measured rounds (the process
+settled as ``rulekb serve`` settles it once warm: kb.web.readiness.settle_memory): how many,
+the CPU of the longest and of all, and the objects it tracks at the end. A full collection
+stops every request of a server process: the longest is the floor of the p99 under load.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import statistics
 import time
@@ -78,8 +84,22 @@ def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None) -> dict
     cpu: dict[str, list[float]] = {m: [] for m in modes}
     wall: dict[str, list[float]] = {m: [] for m in modes}
     bodies: dict[str, list[bytes]] = {}
+    full: list[float] = []  # CPU seconds of each full collection of the measured rounds
+
+    def collected(phase: str, info: dict) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                collected.started = time.thread_time()
+            elif hasattr(collected, "started"):
+                full.append(time.thread_time() - collected.started)
+
     try:
         for turn in range(rounds + 1):  # round 0 warms (templates, caches of the process)
+            if turn == 1:
+                from ..web.readiness import settle_memory
+
+                settle_memory()
+                gc.callbacks.append(collected)
             for mode in modes:
                 rule_page.USE_PAGE_DATA = mode == "page data"
                 started, started_cpu = time.perf_counter(), time.process_time()
@@ -99,6 +119,9 @@ def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None) -> dict
                     progress(f"round {turn}/{rounds} {mode}: {cpu[mode][-1]:.2f} ms CPU a page")
     finally:
         rule_page.USE_PAGE_DATA = True
+        if collected in gc.callbacks:
+            gc.callbacks.remove(collected)
+        gc.unfreeze()
     figures = {
         "pages": len(paths),
         "rounds": rounds,
@@ -110,6 +133,8 @@ def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None) -> dict
         "bytes_median": statistics.median(len(b) for b in bodies[modes[0]]),
         "load_average": [round(x, 1) for x in load_before],
         "load_average_after": [round(x, 1) for x in os.getloadavg()],
+        "full_collections": {"count": len(full), "cpu_ms_max": round(max(full, default=0.0) * 1000, 1),
+                             "cpu_ms_total": round(sum(full) * 1000, 1), "tracked_objects": len(gc.get_objects())},
     }
     if has_data:
         figures["ratio_queries_over_page_data"] = round(

@@ -265,6 +265,9 @@ def bench_pages_command(
         say(f"  {mode:10} {f['cpu_ms_median']:7.3f} ms CPU a page (median of rounds; wall {f['wall_ms_median']:.3f} ms)")
     if "ratio_queries_over_page_data" in figures:
         say(f"  queries / page data: {figures['ratio_queries_over_page_data']:.2f}x; the same bytes: {figures['same_bytes']}")
+    full = figures["full_collections"]
+    say(f"  full GC collections: {full['count']}, longest {full['cpu_ms_max']:.1f} ms CPU, all {full['cpu_ms_total']:.1f} ms; "
+        f"{full['tracked_objects']:,} objects tracked at the end")
 
 
 @bench_app.command("translation-files")
