@@ -99,6 +99,14 @@ def test_build_and_answer_as_the_embedded_store(virtuoso, tmp_path):
     rule = [run_cli("rule", "en/2030-05-05", "100.1", "--store", store, "--format", "json", env=env)
             for store in (virtuoso.url, str(tmp_path / "embedded"))]
     assert rule[0].returncode == 0 and rule[0].json == rule[1].json
+    # `rulekb bench pages --against URL`: the same rule pages over both stores in the same rounds,
+    # the ratio of their wall-clock medians; the pages byte for byte the same
+    paged = run_cli("bench", "pages", "--store", str(tmp_path / "embedded"), "--against", virtuoso.url,
+                    "--pages", "4", "--repeat", "1", "--format", "json", env=env)
+    assert paged.returncode == 0, paged.stderr
+    other = paged.json["other_store"]
+    assert other["location"] == virtuoso.url and other["ratio_wall_over_first"] > 0
+    assert other["same_bytes"], "a rule page over Virtuoso differs from the embedded store's"
 
 
 def test_system_graphs_stay_out_of_answers(writer, virtuoso, tmp_path):
