@@ -8,11 +8,22 @@ over rounds of this process's CPU time per page (``time.process_time``), which a
 inflates far less than the wall clock (printed beside it, with the load average). The same
 pages are rendered with the build's page data (kb.pages) and without it (every query asked),
 in turns in the same run: the ratio between them is the page data's gain.
+
+``against``: a second store holding the same KB (a SPARQL endpoint: ``rulekb build --store
+URL``), its pages rendered in the same rounds, in turns with the first store's with its page
+data: the wall-clock median of each a page and their ratio (the endpoint's time is not this
+process's CPU), and whether the bytes are the same.
+
+Beside it, the garbage collector's full collections during the measured rounds (the process
+settled as ``rulekb serve`` settles it once warm: kb.web.readiness.settle_memory): how many,
+the CPU of the longest and of all, and the objects it tracks at the end. A full collection
+stops every request of a server process: the longest is the floor of the p99 under load.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import statistics
 import time
@@ -62,7 +73,7 @@ def _get_all(app, paths: list[str]) -> list[tuple[int, bytes]]:
     return asyncio.run(every())
 
 
-def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None) -> dict:
+def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None, against=None) -> dict:
     from ..cli.serve_commands import build_app
     from ..pages import for_store
     from ..web import rule_page
@@ -74,16 +85,34 @@ def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None) -> dict
     paths = [f"/edition/{e}/rule/{n}" for e, n in keys]
     has_data = for_store(store) is not None
     modes = ["page data", "queries"] if has_data else ["queries"]
+    apps = dict.fromkeys(modes, app)
+    if against is not None:
+        apps["other store"] = build_app(against, None, max_rows=1000, timeout=30, cache=0, query_workers=1)
+        modes.append("other store")
     load_before = os.getloadavg()
     cpu: dict[str, list[float]] = {m: [] for m in modes}
     wall: dict[str, list[float]] = {m: [] for m in modes}
     bodies: dict[str, list[bytes]] = {}
+    full: list[float] = []  # CPU seconds of each full collection of the measured rounds
+
+    def collected(phase: str, info: dict) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                collected.started = time.thread_time()
+            elif hasattr(collected, "started"):
+                full.append(time.thread_time() - collected.started)
+
     try:
         for turn in range(rounds + 1):  # round 0 warms (templates, caches of the process)
+            if turn == 1:
+                from ..web.readiness import settle_memory
+
+                settle_memory()
+                gc.callbacks.append(collected)
             for mode in modes:
-                rule_page.USE_PAGE_DATA = mode == "page data"
+                rule_page.USE_PAGE_DATA = mode != "queries"
                 started, started_cpu = time.perf_counter(), time.process_time()
-                answers = _get_all(app, paths)
+                answers = _get_all(apps[mode], paths)
                 spent_cpu, spent = time.process_time() - started_cpu, time.perf_counter() - started
                 if turn == 0:
                     bad = [p for p, (status, _) in zip(paths, answers) if status != 200]
@@ -99,6 +128,9 @@ def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None) -> dict
                     progress(f"round {turn}/{rounds} {mode}: {cpu[mode][-1]:.2f} ms CPU a page")
     finally:
         rule_page.USE_PAGE_DATA = True
+        if collected in gc.callbacks:
+            gc.callbacks.remove(collected)
+        gc.unfreeze()
     figures = {
         "pages": len(paths),
         "rounds": rounds,
@@ -106,11 +138,17 @@ def bench_pages(store, pages: int = 200, rounds: int = 5, progress=None) -> dict
         "modes": {m: {"cpu_ms_median": round(statistics.median(cpu[m]), 3),
                       "wall_ms_median": round(statistics.median(wall[m]), 3),
                       "cpu_ms": [round(x, 3) for x in cpu[m]]} for m in modes},
-        "same_bytes": len(set(map(tuple, bodies.values()))) == 1,
+        "same_bytes": len({tuple(bodies[m]) for m in modes if m != "other store"}) == 1,
         "bytes_median": statistics.median(len(b) for b in bodies[modes[0]]),
         "load_average": [round(x, 1) for x in load_before],
         "load_average_after": [round(x, 1) for x in os.getloadavg()],
+        "full_collections": {"count": len(full), "cpu_ms_max": round(max(full, default=0.0) * 1000, 1),
+                             "cpu_ms_total": round(sum(full) * 1000, 1), "tracked_objects": len(gc.get_objects())},
     }
+    if against is not None:
+        figures["other_store"] = {"location": against.location, "same_bytes": bodies["other store"] == bodies[modes[0]],
+                                  "ratio_wall_over_first": round(figures["modes"]["other store"]["wall_ms_median"]
+                                                                 / figures["modes"][modes[0]]["wall_ms_median"], 1)}
     if has_data:
         figures["ratio_queries_over_page_data"] = round(
             figures["modes"]["queries"]["cpu_ms_median"] / figures["modes"]["page data"]["cpu_ms_median"], 2)

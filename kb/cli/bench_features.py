@@ -250,6 +250,8 @@ def bench_pages_command(
     store: str = StoreOption,
     pages: int = typer.Option(200, "--pages", min=1, help="Rule versions rendered each round, spread over every edition."),
     repeat: int = RepeatOption(5, "Rounds over the pages; medians are over rounds."),
+    against: str = typer.Option(None, "--against", help="A second store with the same KB (e.g. a SPARQL endpoint "
+                                "URL): the same pages over it in the same rounds; wall ms a page and the ratio."),
     format: Format = FormatOption,
 ) -> None:
     """The uncached rule page's CPU in this process: every page through the web app (no response cache,
@@ -259,7 +261,8 @@ def bench_pages_command(
 
     with errors_as_exit_codes():
         figures = bench_pages(_store(store), pages=pages, rounds=repeat,
-                              progress=lambda m: stderr.print(f"bench pages: {m}", highlight=False, markup=False))
+                              progress=lambda m: stderr.print(f"bench pages: {m}", highlight=False, markup=False),
+                              against=_store(against) if against else None)
     if format is Format.json:
         emit_json(figures)
         return
@@ -270,6 +273,13 @@ def bench_pages_command(
         say(f"  {mode:10} {f['cpu_ms_median']:7.3f} ms CPU a page (median of rounds; wall {f['wall_ms_median']:.3f} ms)")
     if "ratio_queries_over_page_data" in figures:
         say(f"  queries / page data: {figures['ratio_queries_over_page_data']:.2f}x; the same bytes: {figures['same_bytes']}")
+    if "other_store" in figures:
+        other = figures["other_store"]
+        say(f"  {other['location']}: {other['ratio_wall_over_first']:.1f}x the first store's wall time a page; "
+            f"the same bytes: {other['same_bytes']}")
+    full = figures["full_collections"]
+    say(f"  full GC collections: {full['count']}, longest {full['cpu_ms_max']:.1f} ms CPU, all {full['cpu_ms_total']:.1f} ms; "
+        f"{full['tracked_objects']:,} objects tracked at the end")
 
 
 @bench_app.command("translation-files")

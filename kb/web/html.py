@@ -72,14 +72,16 @@ def history_row(period: dict, ctx) -> Markup:
         hash(key)
     except TypeError:
         return _history_row(ctx, period)
-    return _kept_row(ctx.base, key)
+    return Markup(_kept_row(ctx.base, key))
 
 
 @lru_cache(maxsize=16384)
-def _kept_row(base: str, key: tuple) -> Markup:
+def _kept_row(base: str, key: tuple) -> str:
+    """Kept as a plain string (and its key of plain tuples): objects the garbage collector does
+    not track, so a full collection does not walk the cache (a pause in a page's latency)."""
     from .context import WebContext
 
-    return _history_row(WebContext(store=None, base=base), dict(key))
+    return str(_history_row(WebContext(store=None, base=base), dict(key)))
 
 
 def _history_row(ctx, period: dict) -> Markup:

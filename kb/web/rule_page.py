@@ -12,6 +12,7 @@ where the rule has none) are read from it when the build wrote it
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 
 from rulekb.ingest import numbers as rule_numbers
@@ -22,7 +23,7 @@ from ..rdf.iris import parse
 from ..service import rule_consistency, run
 from . import catalog
 from .context import WebContext
-from .html import page
+from .html import page, segment_markup
 from .markup import citations_from_rows, diff_segments, link_citations
 
 USE_PAGE_DATA = True  # read what the build's page data holds from it (False: every query; the tests compare)
@@ -165,12 +166,30 @@ def _edition_of(ctx: WebContext, rule_iri: str) -> str | None:
     return found[1].get("edition") if found else None
 
 
+COSTLY_DIFF = 0.02  # seconds: a diff that took longer is kept apart, out of the LRU's turnover
+COSTLY_KEPT = 512  # such diffs kept per process (the longest texts: a few lineages' wordings)
+_costly: dict[tuple[str, str], str] = {}
+
+
+def _diff(old: str, new: str) -> str:
+    """The words changed from one wording to the next, as HTML (``<ins>``, ``<del>``; the
+    history row marks it safe): the same pair is shown on the page of every version of the
+    lineage after it, so it is computed once per process (a pure function of the two texts).
+    Plain strings, which the garbage collector does not track: a cache of segment objects made
+    every full collection walk them (a pause of its own in a page's latency). The few diffs of
+    long texts (a list of every creature type: over a second under load) are kept apart, so
+    the turnover of the others does not make a reader wait for them again."""
+    found = _costly.get((old, new))
+    return found if found is not None else _diff_kept(old, new)
+
+
 @lru_cache(maxsize=4096)
-def _diff(old: str, new: str) -> tuple:
-    """The words changed from one wording to the next, as segments: the same pair is shown on
-    the page of every version of the lineage after it, so it is computed once per process
-    (a pure function of the two texts; the segments are only read)."""
-    return tuple(diff_segments(history.word_diff(old, new)))
+def _diff_kept(old: str, new: str) -> str:
+    started = time.perf_counter()
+    html = str(segment_markup(diff_segments(history.word_diff(old, new)), str))
+    if time.perf_counter() - started > COSTLY_DIFF and len(_costly) < COSTLY_KEPT:
+        _costly[(old, new)] = html
+    return html
 
 
 def history_view(store, edition: str, number: str, mark: bool = True) -> dict:

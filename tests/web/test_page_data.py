@@ -292,6 +292,11 @@ def test_bench_pages_renders_each_page_both_ways_and_says_the_load(two_editions)
     assert figures["pages"] == len(keys) and set(figures["modes"]) == {"page data", "queries"}
     assert figures["same_bytes"] and len(figures["load_average"]) == 3
     assert all(len(mode["cpu_ms"]) == 1 for mode in figures["modes"].values())
+    full = figures["full_collections"]  # the collector's full collections of the measured rounds
+    assert full["count"] >= 0 and full["cpu_ms_max"] <= full["cpu_ms_total"] and full["tracked_objects"] > 0
+    import gc
+
+    assert gc.get_freeze_count() == 0 and all(getattr(c, "__name__", "") != "collected" for c in gc.callbacks)
 
 
 def test_a_changes_only_file_says_what_it_writes(two_editions, tmp_path):
