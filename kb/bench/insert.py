@@ -24,6 +24,7 @@ set-up build), and the insert's medians get a ratio this/baseline. The target (a
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,10 +35,10 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BuildError
-from .build import Code, _environment, _median, _ratio, baseline_code, built_seconds, check_importable, \
-    stage_seconds, this_code
+from .build import Code, _environment, _median, _ratio, baseline_code, built_seconds, check_importable, this_code
 
 INSERT_TARGET_S = 60.0
+_STAGE_DONE = re.compile(r"^rulekb build(?: --add)?: ([\w-]+) \d+/\d+ done in (\d+(?:\.\d+)?) s$")
 DEFAULT_EDITION = "CR-2025-09-19.txt"  # between two editions of the corpus (2025-07-25, 2025-11-14)
 
 
@@ -60,6 +61,15 @@ def split_sources(sources: list[str], edition: str | None) -> tuple[list[str], s
     if not rest:
         raise BuildError("nothing to insert into: the sources hold only the edition to insert")
     return rest, str(chosen)
+
+
+def stage_seconds(lines) -> dict[str, float]:
+    """The seconds of every stage that ended, from the stderr lines of a build or a ``build --add``."""
+    found = {}
+    for line in lines:
+        if match := _STAGE_DONE.match(line.rstrip("\n")):
+            found[match.group(1)] = float(match.group(2))
+    return found
 
 
 def run_timed(code: Code, kind: str, args: list[str], store: Path, cache: Path,
