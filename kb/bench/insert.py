@@ -42,22 +42,33 @@ _STAGE_DONE = re.compile(r"^rulekb build(?: --add)?: ([\w-]+) \d+/\d+ done in (\
 DEFAULT_EDITION = "CR-2025-09-19.txt"  # between two editions of the corpus (2025-07-25, 2025-11-14)
 
 
-def split_sources(sources: list[str], edition: str | None) -> tuple[list[str], str]:
-    """(every document of ``sources`` but the one to insert, the one to insert): ``edition`` is
-    a file (in the sources or not) or a file name among them; default :data:`DEFAULT_EDITION`."""
+def split_sources(sources: list[str], edition: str | None, links: Path) -> tuple[list[str], str]:
+    """(the sources without the edition to insert, the edition to insert): ``edition`` is a file
+    (in the sources or not) or a file name among their documents; default :data:`DEFAULT_EDITION`.
+    A directory holding it is given as ``links``, a directory of links to its other documents
+    (a directory's unreadable documents are reported by the build, where a file named alone fails it)."""
     from rulekb.ingest.parse import document_files
 
-    files: list[str] = []
-    for source in sources:
-        path = Path(source)
-        files += [str(f) for f in document_files(path)] if path.is_dir() else [source]
     wanted = edition or DEFAULT_EDITION
     chosen = Path(wanted).resolve() if Path(wanted).is_file() else None
+    found = {source: [f.resolve() for f in document_files(Path(source))] if Path(source).is_dir() else [Path(source).resolve()]
+             for source in sources}
     if chosen is None:
-        chosen = next((Path(f).resolve() for f in files if Path(f).name == wanted), None)
+        chosen = next((f for files in found.values() for f in files if f.name == wanted), None)
     if chosen is None:
         raise BuildError(f"no edition {wanted} to insert: neither a file nor one of the sources' documents")
-    rest = [f for f in files if Path(f).resolve() != chosen]
+    rest: list[str] = []
+    for source, files in found.items():
+        if chosen not in files:
+            rest.append(source)
+        elif Path(source).is_dir():
+            root = Path(source).resolve()
+            for f in files:
+                if f != chosen:
+                    link = links / f.relative_to(root)
+                    link.parent.mkdir(parents=True, exist_ok=True)
+                    link.symlink_to(f)
+            rest.append(str(links))
     if not rest:
         raise BuildError("nothing to insert into: the sources hold only the edition to insert")
     return rest, str(chosen)
@@ -145,18 +156,18 @@ def bench_insert(sources: list[str], edition: str | None = None, *, runs: int = 
         if root is None:
             raise BuildError("no corpus found (set RULEKB_CORPUS or name the sources)")
         sources = [str(root / "en"), str(root / "fr")]
-    rest, inserted = split_sources(sources, edition)
     extra = ["--reasoner", reasoner] if reasoner else []
     try:
         scratch = Path(tempfile.mkdtemp(prefix="rulekb-bench-insert-", dir=workdir))
     except OSError as error:
         raise BuildError(f"no scratch directory in {workdir or tempfile.gettempdir()}: {error.strerror or error}") from None
     try:
+        rest, inserted = split_sources(sources, edition, scratch / "sources")
         codes = [this_code()] + ([baseline_code(baseline, scratch)] if baseline is not None else [])
         for code in codes:
             check_importable(code, scratch)
         say(" and ".join(f"{code.name}: {code.describe()}" for code in codes) + f"; inserting {inserted} into "
-            f"{len(rest)} documents; scratch {scratch}")
+            f"{', '.join(rest)}; scratch {scratch}")
         for code in codes:  # the KB and caches before the gap is filled
             heard = (lambda line, code=code: say(f"set-up {code.name}: {line}")) if relay else None
             done = run_timed(code, "set-up", [*rest, *extra], scratch / f"store-{code.name}", scratch / f"cache-{code.name}",
@@ -179,7 +190,7 @@ def bench_insert(sources: list[str], edition: str | None = None, *, runs: int = 
                     say(f"{label}: {run['wall_s']:.1f} s wall, {run['cpu_s']:.1f} s CPU, load {run['load_average']}")
         figures = summarise(measured, judge=not edition and not reasoner and sources == _corpus_sources())
         figures.update(codes={code.name: code.describe() for code in codes}, runs=measured, inserted=inserted,
-                       documents=len(rest))
+                       sources=rest)
         return figures
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

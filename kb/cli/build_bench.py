@@ -161,7 +161,7 @@ def bench_insert_command(
     if format is Format.json:
         emit_json(figures)
         return
-    stdout.print(f"inserted {figures['inserted']} into a KB of {figures['documents']} documents", highlight=False)
+    stdout.print(f"inserted {figures['inserted']} into a KB of {', '.join(figures['sources'])}", highlight=False)
     for name, where in figures["codes"].items():
         stdout.print(f"{name}: {where}", highlight=False)
     for name, kinds in figures["medians"].items():

@@ -21,13 +21,21 @@ def test_the_stages_of_an_insertion_and_of_a_build_are_read_alike():
 
 
 def test_the_edition_to_insert_is_taken_out_of_the_sources(tmp_path):
-    for name in ("CR-2001-01-01.txt", "CR-2002-01-01.txt", "CR-2003-01-01.txt"):
-        (tmp_path / name).write_text("x", encoding="utf-8")
-    rest, chosen = split_sources([str(tmp_path)], "CR-2002-01-01.txt")
-    assert chosen == str((tmp_path / "CR-2002-01-01.txt").resolve())
-    assert [p.rsplit("/", 1)[-1] for p in rest] == ["CR-2001-01-01.txt", "CR-2003-01-01.txt"]
+    corpus = tmp_path / "corpus"
+    (corpus / "no-rules").mkdir(parents=True)
+    for name in ("CR-2001-01-01.txt", "CR-2002-01-01.txt", "CR-2003-01-01.txt", "no-rules/toc.txt"):
+        (corpus / name).write_text("x", encoding="utf-8")
+    other = tmp_path / "other.txt"
+    other.write_text("x", encoding="utf-8")
+    rest, chosen = split_sources([str(corpus), str(other)], "CR-2002-01-01.txt", tmp_path / "links")
+    assert chosen == str((corpus / "CR-2002-01-01.txt").resolve())
+    # the directory that held it is given as links to its other documents, as a directory still
+    assert rest == [str(tmp_path / "links"), str(other)]
+    assert sorted(str(p.relative_to(tmp_path / "links")) for p in (tmp_path / "links").rglob("*.txt")) == [
+        "CR-2001-01-01.txt", "CR-2003-01-01.txt", "no-rules/toc.txt"]
+    assert (tmp_path / "links" / "no-rules" / "toc.txt").resolve() == (corpus / "no-rules" / "toc.txt").resolve()
     with pytest.raises(BuildError, match="no edition CR-2009"):
-        split_sources([str(tmp_path)], "CR-2009-01-01.txt")
+        split_sources([str(corpus)], "CR-2009-01-01.txt", tmp_path / "more")
 
 
 def test_the_summary_gives_medians_and_the_ratios_in_the_same_run():
@@ -61,7 +69,7 @@ def test_bench_insert_times_an_insertion_and_a_warm_rebuild(fixtures, tmp_path):
                      "--workdir", str(tmp_path), "--quiet", "--format", "json", timeout=900)
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
-    assert figures["inserted"].endswith("b.txt") and figures["documents"] == 2
+    assert figures["inserted"].endswith("b.txt") and len(figures["sources"]) == 1  # a directory of links to a and c
     insert, full = figures["medians"]["this"]["insert"], figures["medians"]["this"]["full"]
     assert insert["runs"] == full["runs"] == 1 and insert["cpu_s"] > 0 and full["wall_s"] > 0
     assert "splice" in insert["stages"] and "store" in full["stages"]  # written by difference; a build loads
