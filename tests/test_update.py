@@ -17,7 +17,7 @@ from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
 
 from .helpers import run_cli
-from .test_new_edition import _later_edition, _quads, _the_same_page_data
+from .test_new_edition import _index, _later_edition, _quads, _the_same_page_data
 
 FIRST = "en/2030-05-05"
 
@@ -206,6 +206,8 @@ def test_an_older_edition_is_inserted_with_the_answers_of_a_full_build(fixtures,
     assert added["quads_removed"] > 0 and added["quads_added"] > added["quads_removed"]
     assert "splice" in added["stages"] and "store" not in added["stages"]
     assert _quads(tmp_path / "kb") == _quads(tmp_path / "full")
+    _the_same_page_data(EmbeddedStore(tmp_path / "kb"), EmbeddedStore(tmp_path / "full"), added, incremental=False)
+    assert _index(tmp_path / "kb") == _index(tmp_path / "full")  # the search index: every document, its editions and concepts
     for args in (("history", "200.1d", "--edition", "en/latest"), ("history", "101.1", "--edition", "en/latest"),
                  ("search", "golden gadget", "--edition", "en/2030-08-01"), ("diff", FIRST, "en/2030-08-01")):
         mine = run_cli(*args, "--store", str(tmp_path / "kb"), "--format", "json")
