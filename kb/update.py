@@ -90,9 +90,10 @@ def recorded_sources(store) -> dict[str, list[str]]:
     return found
 
 
-def rebuild_with(store, source: str, new: Edition, how: str, reasoner: str = "auto", reporter=None):
+def rebuild_with(store, source: str, new: Edition, how: str, reasoner: str = "auto", reporter=None, into=None):
     """The KB built again from its recorded sources with ``source`` added (``insert``) or in
-    place of ``new.id``'s (``replace``): a full build (kb.build), swapped in atomically."""
+    place of ``new.id``'s (``replace``): a full build (kb.build), swapped in atomically;
+    ``into``: its writing step (kb.build.splice: an inserted edition written by difference)."""
     from .add_edition import _base, _kb_editions
     from .build import build
 
@@ -117,7 +118,8 @@ def rebuild_with(store, source: str, new: Edition, how: str, reasoner: str = "au
     at = next((i for i, e in enumerate(order) if (*dated.get(e, ("~", "")), e) > (*dated[new.id], new.id)), len(order))
     before = {s for e in order[:at] for s in sources[e]}
     mine_at = sum(1 for s in wanted if s in before)
-    return build([*wanted[:mine_at], mine, *wanted[mine_at:]], store, base=base, reasoner=reasoner, reporter=reporter)
+    return build([*wanted[:mine_at], mine, *wanted[mine_at:]], store, base=base, reasoner=reasoner, reporter=reporter,
+                 into=into)
 
 
 def add_or_insert(source: str, store, replace: bool = False, reasoner: str = "auto", reporter=None):
@@ -139,7 +141,11 @@ def add_or_insert(source: str, store, replace: bool = False, reasoner: str = "au
     how = placement(store, new, replace)
     if how == "append":
         return add(source, store, reasoner=reasoner, reporter=reporter)
-    built = rebuild_with(store, source, new, how, reasoner=reasoner, reporter=reporter)
+    from .build.splice import Spliced, writer
+
+    spliced = Spliced()
+    built = rebuild_with(store, source, new, how, reasoner=reasoner, reporter=reporter,
+                         into=writer(new.id, spliced) if how == "insert" and store.local_root is not None else None)
     chain = [e for e in built.editions if e.startswith(new.language + "/")]
     report = AddReport(edition=new.id, store=built.store, how="inserted" if how == "insert" else "replaced")
     before = [e for e in _chain(store, new.language) if e < (new.effective_date or "", new.id)]
@@ -148,9 +154,15 @@ def add_or_insert(source: str, store, replace: bool = False, reasoner: str = "au
     report.quads_added, report.changes, report.meaning_changes = built.quads, built.changes, built.meaning_changes
     report.reasoning, report.search, report.pages = built.reasoning, built.search, built.pages
     report.stages, report.stage_cpu, report.store_bytes = built.stages, built.stage_cpu, built.store_bytes
-    report.not_redone.append(f"nothing: the KB was built again from its {len(built.editions)} editions' sources "
-                             f"({len(chain)} of {new.language}) with {new.id} "
-                             + ("added" if how == "insert" else "in place of the text it had"))
+    if spliced.added:
+        report.quads_added, report.quads_removed = spliced.added, spliced.removed
+        report.not_redone.append(f"nothing: the build of its {len(built.editions)} editions' sources ({len(chain)} of "
+                                 f"{new.language}) with {new.id}, written into the KB by difference (kb.build.splice)")
+    else:
+        report.not_redone.append(f"nothing: the KB was built again from its {len(built.editions)} editions' sources "
+                                 f"({len(chain)} of {new.language}) with {new.id} "
+                                 + ("added" if how == "insert" else "in place of the text it had")
+                                 + (f" (not by difference: {spliced.why_not})" if spliced.why_not else ""))
     report.seconds = round(time.perf_counter() - started, 2)
     report.cpu_seconds = round(cpu_seconds() - cpu, 2)
     return report

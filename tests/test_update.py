@@ -17,7 +17,7 @@ from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
 
 from .helpers import run_cli
-from .test_new_edition import _later_edition, _quads, _the_same_page_data
+from .test_new_edition import _index, _later_edition, _quads, _the_same_page_data
 
 FIRST = "en/2030-05-05"
 
@@ -200,7 +200,14 @@ def test_an_older_edition_is_inserted_with_the_answers_of_a_full_build(fixtures,
     assert result.returncode == 0, result.stderr
     added = json.loads(result.stdout)
     assert added["how"] == "inserted" and added["edition"] == "en/2030-08-01" and added["predecessor"] == FIRST
+    # written into the KB by difference (kb.build.splice), not by reloading every quad: the P -> N
+    # changes removed, the P -> X and X -> N ones added, and the same store as the full build's
+    assert "by difference" in added["not_redone"][0] and "not by difference" not in added["not_redone"][0]
+    assert added["quads_removed"] > 0 and added["quads_added"] > added["quads_removed"]
+    assert "splice" in added["stages"] and "store" not in added["stages"]
     assert _quads(tmp_path / "kb") == _quads(tmp_path / "full")
+    _the_same_page_data(EmbeddedStore(tmp_path / "kb"), EmbeddedStore(tmp_path / "full"), added, incremental=False)
+    assert _index(tmp_path / "kb") == _index(tmp_path / "full")  # the search index: every document, its editions and concepts
     for args in (("history", "200.1d", "--edition", "en/latest"), ("history", "101.1", "--edition", "en/latest"),
                  ("search", "golden gadget", "--edition", "en/2030-08-01"), ("diff", FIRST, "en/2030-08-01")):
         mine = run_cli(*args, "--store", str(tmp_path / "kb"), "--format", "json")
@@ -354,5 +361,6 @@ def test_real_editions_appended_and_inserted_answer_as_a_full_build(corpus, tmp_
     inserted = run_cli("build", "--add", middle, "--store", str(tmp_path / "inserted"), "--reasoner", "none",
                        "--format", "json", timeout=1800)
     assert inserted.returncode == 0, inserted.stderr
-    assert json.loads(inserted.stdout)["how"] == "inserted"
+    report = json.loads(inserted.stdout)
+    assert report["how"] == "inserted" and "by difference" in report["not_redone"][0], report["not_redone"]
     assert _quads(tmp_path / "inserted") == _quads(tmp_path / "full")

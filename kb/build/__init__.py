@@ -59,17 +59,19 @@ __all__ = ["BuildReport", "REASONERS", "build", "chain", "choose_editions", "inf
 
 def build(sources: list[str], store, base: str | None = None,
           progress: Callable[[str], None] | None = None, reasoner: str = "auto",
-          reporter: Reporter | None = None, cards: str | None = None) -> BuildReport:
+          reporter: Reporter | None = None, cards: str | None = None, into: Callable | None = None) -> BuildReport:
     """``progress(message)`` hears every step; ``reporter`` (kb.progress) the stages
-    with their counts: parse, definitions, reason, align, meanings, translations, load."""
+    with their counts: parse, definitions, reason, align, meanings, translations, load.
+    ``into``: the writing step for an edition inserted into the KB in ``store``
+    (:func:`kb.build.splice.writer`) instead of a new store's bulk load."""
     from ..allocator import fewer_collections
 
     with fewer_collections():  # its objects live until its end: the collector need not walk them often
-        return _build(sources, store, base, progress, reasoner, reporter, cards)
+        return _build(sources, store, base, progress, reasoner, reporter, cards, into)
 
 
 def _build(sources: list[str], store, base: str | None, progress: Callable[[str], None] | None, reasoner: str,
-           reporter: Reporter | None, cards: str | None = None) -> BuildReport:
+           reporter: Reporter | None, cards: str | None = None, into: Callable | None = None) -> BuildReport:
     started = time.perf_counter()
     stages = Stages(reporter, progress)
     mint = Minter.for_base(base)
@@ -156,7 +158,17 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
         parts = load_parts(editions, concepts, matchers, concept_iri, statements, results, chained, texts, dates,
                             meanings, translated, consistent, mint, stated)
         parts.append(card_stage.load_part(card_data, concepts, mint))  # graph/cards (kb.cards)
-        if indexing is not None:  # embedded: the index beside the new build, one swap for both
+        spliced = None
+        if indexing is not None and into is not None:  # an edition inserted by difference (kb.build.splice)
+            page_rows = Background(lambda cancelled: rows_for_pages(editions, chained, mint, matchers, stated, consistent),
+                                   name="rulekb-page-rows")
+            spliced = into(store, parts, editions, concepts, indexing, stages)
+            if spliced is None:
+                page_rows.cancel()
+                page_rows = None
+            else:
+                report.quads = spliced
+        if indexing is not None and spliced is None:  # embedded: the index beside the new build, one swap for both
             def chunks() -> Iterator[bytes]:  # the load stage ends when the store has every part
                 with stages.stage("load", total=len(editions)) as stage:
                     yield from serialised(parts, stage, report)

@@ -129,3 +129,54 @@ def bench_answers(
             stdout.print(f"  {name:36} {t['old'] * 1e3:10.2f} {t['new'] * 1e3:10.2f}  {ratio}", highlight=False)
     if found["differences"]:
         raise typer.Exit(1)
+
+
+@bench_app.command("insert")
+def bench_insert_command(
+    sources: list[str] = typer.Argument(None, help="The KB's sources (default: the corpus's en/ and fr/, as `rulekb build`)."),
+    edition: str = typer.Option(None, "--edition", help="The file to insert: a path, or the name of one of the sources' "
+                                "documents (default: CR-2025-09-19.txt, between two editions of the corpus)."),
+    runs: int = typer.Option(3, "--runs", min=1, max=20, help="Insertions timed (each into a fresh copy of the set-up KB and caches)."),
+    full: bool = typer.Option(True, "--full/--no-full", help="Also time a warm rebuild of every source with the edition after each "
+                              "insertion (the reference: ratio insert/full)."),
+    baseline: str = typer.Option(None, "--baseline", help="Another checkout of rulekb: the same runs of its code, in turns "
+                                 "(ratio this/baseline of the insertion)."),
+    reasoner: str = typer.Option(None, "--reasoner", help="Passed to every `rulekb build` (default: the build's own)."),
+    workdir: str = typer.Option(None, "--workdir", help="Where the scratch stores and caches go (default: the temporary "
+                                "directory; about 3 GB a code); removed afterwards."),
+    quiet: bool = typer.Option(False, "--quiet", help="Only a line per run on stderr, not the builds' own stage lines."),
+    format: Format = FormatOption,
+) -> None:
+    """Time `rulekb build --add` of an edition older than the KB's newest (a gap filled): a set-up build
+    without it (not counted), then per run an insertion into a copy of that KB and its caches and a warm
+    rebuild of the same texts; medians of wall and CPU seconds and of every stage, ratio insert/full,
+    and the target (60 s) met or missed on the whole corpus."""
+    from ..bench.insert import bench_insert
+    from .output import stderr
+
+    with errors_as_exit_codes():
+        figures = bench_insert(sources or [], edition, runs=runs, full=full, baseline=baseline, reasoner=reasoner,
+                               workdir=workdir, relay=not quiet,
+                               progress=lambda m: stderr.print(f"bench insert: {m}", highlight=False, markup=False))
+    if format is Format.json:
+        emit_json(figures)
+        return
+    stdout.print(f"inserted {figures['inserted']} into a KB of {', '.join(figures['sources'])}", highlight=False)
+    for name, where in figures["codes"].items():
+        stdout.print(f"{name}: {where}", highlight=False)
+    for name, kinds in figures["medians"].items():
+        for kind, row in kinds.items():
+            stdout.print(f"  {name:9} {kind:6} medians of {row['runs']}: wall {row['wall_s']:7.1f} s (min {row['wall_min_s']:.1f}, "
+                         f"max {row['wall_max_s']:.1f})  CPU {row['cpu_s']:7.1f} s  peak RSS {row['peak_rss_mb'] / 1024:5.2f} GB",
+                         highlight=False)
+            stdout.print("            stages: " + ", ".join(f"{stage} {seconds:.1f} s" for stage, seconds in row["stages"].items()
+                                                         if seconds is not None), highlight=False)
+    for what, ratio in figures["ratios"].items():
+        stdout.print(f"  {what}: wall {ratio['wall_s'] or 0:.2f}x, CPU {ratio['cpu_s'] or 0:.2f}x", highlight=False)
+    loads = [run["load_average"][0] for run in figures["runs"] if run.get("load_average")]
+    if loads:
+        stdout.print(f"  load average during the runs: {min(loads):.1f}-{max(loads):.1f} (2 cores: above 2 the machine was shared)",
+                     highlight=False)
+    for kind, target in figures["targets"].items():
+        stdout.print(f"target: an inserted edition <= {target['limit_s']:.0f} s: {'met' if target['met'] else 'missed'} "
+                     f"(median {target['median_s']:.1f} s)", highlight=False)
