@@ -37,6 +37,23 @@ def fixtures() -> Path:
     return FIXTURES
 
 
+# the tests of the meaning arm itself, which set RULEKB_DENSE and the embedding cache as they need
+_DENSE_TESTS = {"tests/search/test_dense.py"}
+
+
+@pytest.fixture(autouse=True)
+def _lexical_over_real_texts(request, monkeypatch):
+    """A test over real rules texts builds with RULEKB_DENSE=off (unless it says otherwise),
+    as the corpus KB is (tests/corpus_build.py). With the default, ``rulekb build`` of a few
+    real editions into a test's own empty cache leaves a detached process embedding thousands
+    of texts (minutes of both cores) that outlives the test and that no test reads; the dense
+    arm is tested on the fixture KB and on a bounded part of the corpus index
+    (tests/search/test_dense.py)."""
+    if "corpus" in request.fixturenames and "RULEKB_DENSE" not in os.environ \
+            and request.node.nodeid.split("::")[0] not in _DENSE_TESTS:
+        monkeypatch.setenv("RULEKB_DENSE", "off")
+
+
 def _shared_tmp(factory) -> Path:
     """The run's temporary directory all its processes share: under xdist each worker's
     own is a folder of it (``popen-gwN``)."""

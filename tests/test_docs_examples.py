@@ -3,8 +3,9 @@
 - A ```console block shows commands (``$ rulekb …``) with their real output, trimmed: each
   command runs against the corpus KB, and every output line shown (a line ``…`` marks a cut)
   must be in what the command prints now, spaces aside.
-- A ```sh block is commands alone: each runs against a KB of its own built from the invented
-  fixture edition (so an example that builds or adds an edition changes nothing else), and
+- A ```sh block is commands alone: each runs against a KB of its own, a copy of one built
+  once from the invented fixture edition (so an example that builds or adds an edition
+  changes nothing else), and
   must exit 0, or N where the line ends with ``# exit N``.
 - Either way a command runs in a scratch directory whose ``../shared/corpus`` is the corpus,
   as from a checkout; a line ending in `` &`` starts a server, stopped when its block ends, and
@@ -178,13 +179,22 @@ def test_a_console_example_prints_what_the_page_shows(example, corpus_kb, corpus
     _run(example, _environment(Path(store.location), corpus, tmp_path), _scratch(tmp_path, corpus))
 
 
-@pytest.mark.corpus
-@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.kind == "sh"], ids=lambda e: e.id)
-def test_a_shell_example_runs(example, corpus, fixtures, tmp_path):
+@pytest.fixture(scope="session")
+def shell_kb(fixtures, tmp_path_factory) -> Path:
+    """The KB the shell examples start from, built once: the invented fixture edition, without
+    reasoning. Each example gets a copy of its own (:func:`test_a_shell_example_runs`)."""
     from rulekb.kb.build import build
     from rulekb.kb.store.embedded import EmbeddedStore
 
-    store = EmbeddedStore(tmp_path / "store")
-    build([str(fixtures / "invented-cr-2030-05-05.txt")], store, reasoner="none")
+    location = tmp_path_factory.mktemp("shell-kb") / "store"
+    build([str(fixtures / "invented-cr-2030-05-05.txt")], EmbeddedStore(location), reasoner="none")
+    return location
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.kind == "sh"], ids=lambda e: e.id)
+def test_a_shell_example_runs(example, corpus, shell_kb, tmp_path):
+    # a copy (its `current` link relative): what an example builds, adds or publishes stays its own
+    shutil.copytree(shell_kb, tmp_path / "store", symlinks=True)
     _run(example, _environment(tmp_path / "store", corpus, tmp_path), _scratch(tmp_path, corpus))
     shutil.rmtree(tmp_path / "cache", ignore_errors=True)
