@@ -54,6 +54,16 @@ def _lexical_over_real_texts(request, monkeypatch):
         monkeypatch.setenv("RULEKB_DENSE", "off")
 
 
+@pytest.fixture(autouse=True)
+def _private_data_home(request, monkeypatch, tmp_path_factory):
+    """Nothing a test runs writes into the user's ``~/.local/share``: a KB read over a remote
+    store keeps its local search index under ``$XDG_DATA_HOME/rulekb/search-remote``
+    (kb.search.home), which a test gets in the run's own temporary directory (a test that
+    sets its own keeps it)."""
+    if "XDG_DATA_HOME" not in os.environ:
+        monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.getbasetemp() / "data-home"))
+
+
 def _shared_tmp(factory) -> Path:
     """The run's temporary directory all its processes share: under xdist each worker's
     own is a folder of it (``popen-gwN``)."""
