@@ -40,7 +40,8 @@ def _cli_by_id(location, *args, stdin: bytes | None = None):
     return _BY_ID[key]
 
 
-_HOW = {"asked", "how", "reason", "summary", "resolved", "resolution", "seconds"}  # how it was named, timings
+_HOW = {"asked", "how", "reason", "summary", "resolved", "resolution", "seconds",  # how it was named, timings
+        "candidates_from"}  # where --base auto read its candidates: the page data, then the choice it kept
 
 
 def _answer(data):

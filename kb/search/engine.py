@@ -18,7 +18,7 @@ from pathlib import Path
 from tantivy import Occur, Query
 
 from ..errors import KBError, NotFound
-from . import analysis, rank
+from . import analysis, card_words, rank
 from . import dense as dense_arm
 from .index import open_index
 from .understand import MAX_CHARS, Understood, clean, understand
@@ -26,9 +26,6 @@ from .understand import MAX_CHARS, Understood, clean, understand
 MAX_LIMIT = 100
 SNIPPET = 240  # characters around the marks
 SCAN = 400  # hits read to fill a page of lineages (--all-editions)
-_WORD_SAMPLE = 200  # rule texts read to see whether the rules use a word in lower case
-_DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "that", "each", "another"}
-_WORD = re.compile(r"(?<![\w'’-])\w+")
 
 
 class SearchError(KBError):
@@ -83,26 +80,13 @@ class Searcher:
             return None
 
     @cached_property
-    def common_words(self) -> "_Common":
+    def common_words(self) -> "card_words.Common":
         """Words and labels of the rules and question words (folded): a card name that is one of them,
         written plainly, is not taken for the card (read on first use: most questions need none)."""
-        return _Common(self.meta["concepts"], self._in_rules)
+        return card_words.Common(self.meta["concepts"], self._in_rules)
 
     def _in_rules(self, word: str) -> bool:
-        """Whether a word is one the rules' text uses as a word, in lower case ("wind" in "the wind
-        step", "winds" in "it winds itself", "flash" in "has flash"): then, alone, it is no card.
-        A word the rules write only capitalised is a name there too ("Grapeshot", "Clone", "Serra
-        Angel" in an example), or a creature type ("Angel", "Spider"): it does not stop a card's name."""
-        for lang in analysis.LANGS:
-            for t in analysis.terms(word, lang):
-                if self.searcher.doc_freq(f"text_{lang}", t) == 0:
-                    continue
-                found = self.searcher.search(rank.term(self.schema, f"text_{lang}", t), limit=_WORD_SAMPLE, count=False).hits
-                for _, addr in found:
-                    text = self.searcher.doc(addr).get_first(f"text_{lang}") or ""
-                    if any(w[0].islower() and analysis.word_term(w, lang) == t for w in _WORD.findall(text)):
-                        return True
-        return False
+        return card_words.in_rules(self.searcher, self.schema, word)
 
     def default_edition(self, lang: str) -> str | None:
         complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
@@ -137,25 +121,10 @@ class Searcher:
             u.cards, u.unknown_cards = read["cards"], read["unknown"]
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
             if read["cards"] and asked_in == "en":  # (in French questions, measured: the names read better)
-                u.meaning_text = self._as_what_they_are(clean(query), read["spans"], asked_in)
+                u.meaning_text = card_words.as_what_they_are(clean(query), read["spans"], self.meta["concepts"], asked_in)
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
             raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
         return u
-
-    def _as_what_they_are(self, question: str, spans: list, lang: str) -> str:
-        """The question with each card's name replaced by its card types ("I bolt Grizzly Bears"
-        -> "I bolt the creature"), for the dense arm: a sentence model knows nothing of a card's
-        name, and reads the sentence better with what the card is (measured on the tuning part of
-        the English scenario questions; French questions read better with the names kept)."""
-        out, pos = [], 0
-        for (start, end), kinds in spans:
-            labels = [(self.meta["concepts"].get(k, {}).get("labels", {}).get(lang) or [k])[0].lower() for k in kinds]
-            before = question[pos:start]
-            owned = before.split()[-1].lower() in _DETERMINERS if before.split() else False
-            out += [before, ("" if owned else "the ") + " ".join(labels or ["card"])]
-            pos = end
-        out.append(question[pos:])
-        return clean("".join(out))
 
     def scope(self, edition: str | None, lang: str | None, all_editions: bool) -> tuple[str, str | None, bool]:
         """(language, edition or None, grouped by lineage)."""
@@ -403,34 +372,6 @@ class Searcher:
 
 
 _TOKEN = re.compile(r"\w+")
-
-
-class _Common:
-    """Folded words and labels of the concepts, question words, every stop word of the analyzers,
-    and any one word the rules' text uses."""
-
-    def __init__(self, concepts: dict, in_rules=None):
-        self._concepts = concepts
-        self._in_rules = in_rules  # word -> whether the rules' text uses it (one-word names only)
-
-    @cached_property
-    def words(self) -> frozenset[str]:
-        from ..cards.names import norm
-        from .understand import QUESTION_WORDS
-
-        words = {norm(w) for lang_words in QUESTION_WORDS.values() for w in lang_words}
-        for row in self._concepts.values():
-            for labels in row["labels"].values():
-                for label in labels:
-                    folded = norm(label)
-                    words.update(folded.split())
-                    words.add(folded)  # a whole label too: "two headed giant" is the rules' phrase
-        return frozenset(words)
-
-    def __contains__(self, word) -> bool:
-        if word in self.words or (bool(word) and not analysis.terms(word, "en")):
-            return True
-        return bool(word) and " " not in word and self._in_rules is not None and self._in_rules(word)
 
 
 def _card_keys(card: dict) -> set[str]:

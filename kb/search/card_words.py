@@ -1,0 +1,82 @@
+"""How a question's words meet the card names (:mod:`kb.cards.recognise`) in a search.
+
+- :class:`Common`: the words that are the rules' or the questions' before they are a card's
+  name when alone (a concept's label, a question word, a stop word, a word the rules' text
+  uses in lower case);
+- :func:`in_rules`: whether the rules' text uses a word in lower case;
+- :func:`as_what_they_are`: the question as the dense arm reads it, each card named by what
+  it is.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from . import analysis
+from .rank import term
+
+WORD_SAMPLE = 200  # rule texts read to see whether the rules use a word in lower case
+_DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "that", "each", "another"}
+_WORD = re.compile(r"(?<![\w'’-])\w+")
+
+
+class Common:
+    """Folded words and labels of the concepts, question words, every stop word of the analyzers,
+    and any one word the rules' text uses in lower case."""
+
+    def __init__(self, concepts: dict, in_rules=None):
+        self._concepts = concepts
+        self._in_rules = in_rules  # word -> whether the rules' text uses it (one-word names only)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        from ..cards.names import norm
+        from .understand import QUESTION_WORDS
+
+        words = {norm(w) for lang_words in QUESTION_WORDS.values() for w in lang_words}
+        for row in self._concepts.values():
+            for labels in row["labels"].values():
+                for label in labels:
+                    folded = norm(label)
+                    words.update(folded.split())
+                    words.add(folded)  # a whole label too: "two headed giant" is the rules' phrase
+        return frozenset(words)
+
+    def __contains__(self, word) -> bool:
+        if word in self.words or (bool(word) and not analysis.terms(word, "en")):
+            return True
+        return bool(word) and " " not in word and self._in_rules is not None and self._in_rules(word)
+
+
+def in_rules(searcher, schema, word: str) -> bool:
+    """Whether a word is one the rules' text uses as a word, in lower case ("wind" in "the wind
+    step", "winds" in "it winds itself", "flash" in "has flash"): then, alone, it is no card.
+    A word the rules write only capitalised is a name there too ("Grapeshot", "Clone", "Serra
+    Angel" in an example), or a creature type ("Angel", "Spider"): it does not stop a card's name."""
+    for lang in analysis.LANGS:
+        for t in analysis.terms(word, lang):
+            if searcher.doc_freq(f"text_{lang}", t) == 0:
+                continue
+            found = searcher.search(term(schema, f"text_{lang}", t), limit=WORD_SAMPLE, count=False).hits
+            for _, addr in found:
+                text = searcher.doc(addr).get_first(f"text_{lang}") or ""
+                if any(w[0].islower() and analysis.word_term(w, lang) == t for w in _WORD.findall(text)):
+                    return True
+    return False
+
+
+def as_what_they_are(question: str, spans: list, concepts: dict, lang: str) -> str:
+    """The question with each card's name replaced by its card types ("I bolt Grizzly Bears"
+    -> "I bolt the creature"), for the dense arm: a sentence model knows nothing of a card's
+    name, and reads the sentence better with what the card is (measured on the tuning part of
+    the English scenario questions; French questions read better with the names kept)."""
+    out, pos = [], 0
+    for (start, end), kinds in spans:
+        labels = [(concepts.get(k, {}).get("labels", {}).get(lang) or [k])[0].lower() for k in kinds]
+        before = question[pos:start]
+        owned = before.split()[-1].lower() in _DETERMINERS if before.split() else False
+        out += [before, ("" if owned else "the ") + " ".join(labels or ["card"])]
+        pos = end
+    out.append(question[pos:])
+    return " ".join("".join(out).split())
