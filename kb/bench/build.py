@@ -38,7 +38,7 @@ from ..errors import BuildError
 FIRST_TARGET_S = 120.0
 WARM_TARGET_S = 60.0
 
-_STAGE_DONE = re.compile(r"^rulekb build: ([\w-]+) \d+/\d+ done in (\d+(?:\.\d+)?) s$")
+_STAGE_DONE = re.compile(r"^rulekb build(?: --add)?: ([\w-]+) \d+/\d+ done in (\d+(?:\.\d+)?) s$")
 _BUILT = re.compile(r"^built .* in (\d+(?:\.\d+)?) s\b")
 
 
@@ -63,10 +63,11 @@ class Run:
     build_s: float | None  # what the build printed ("built ... in X s")
     stages: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: float = 0.0
+    cpu_s: float | None = None  # user + system of the child and what it waited for
 
 
 def stage_seconds(lines) -> dict[str, float]:
-    """The seconds of every stage that ended, from a build's stderr lines."""
+    """The seconds of every stage that ended, from the stderr lines of a build or a ``build --add``."""
     found = {}
     for line in lines:
         if match := _STAGE_DONE.match(line.rstrip("\n")):
@@ -156,9 +157,10 @@ def run_build(code: Code, kind: str, store: Path, cache: Path, build_args: list[
     if child.returncode != 0:
         last = next((line.strip() for line in reversed(err) if line.strip()), "no message")
         who = "this code" if code.name == "this" else f"the {code.name}"
-        raise BuildError(f"a {kind} build of {who} failed (exit {child.returncode}): {last}")
+        article = "an" if kind[:1] in "aeiou" else "a"
+        raise BuildError(f"{article} {kind} build of {who} failed (exit {child.returncode}): {last}")
     return Run(code.name, kind, round(wall, 2), built_seconds(out), stage_seconds(err),
-               round(usage.ru_maxrss / 1024, 1))
+               round(usage.ru_maxrss / 1024, 1), round(usage.ru_utime + usage.ru_stime, 2))
 
 
 def _median(values) -> float | None:

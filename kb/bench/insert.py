@@ -24,21 +24,16 @@ set-up build), and the insert's medians get a ratio this/baseline. The target (a
 from __future__ import annotations
 
 import os
-import re
 import shutil
-import subprocess
-import sys
 import tempfile
-import threading
-import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
 from ..errors import BuildError
-from .build import Code, _environment, _median, _ratio, baseline_code, built_seconds, check_importable, this_code
+from .build import Code, _median, _ratio, baseline_code, check_importable, run_build, this_code
 
 INSERT_TARGET_S = 60.0
-_STAGE_DONE = re.compile(r"^rulekb build(?: --add)?: ([\w-]+) \d+/\d+ done in (\d+(?:\.\d+)?) s$")
 DEFAULT_EDITION = "CR-2025-09-19.txt"  # between two editions of the corpus (2025-07-25, 2025-11-14)
 
 
@@ -74,39 +69,11 @@ def split_sources(sources: list[str], edition: str | None, links: Path) -> tuple
     return rest, str(chosen)
 
 
-def stage_seconds(lines) -> dict[str, float]:
-    """The seconds of every stage that ended, from the stderr lines of a build or a ``build --add``."""
-    found = {}
-    for line in lines:
-        if match := _STAGE_DONE.match(line.rstrip("\n")):
-            found[match.group(1)] = float(match.group(2))
-    return found
-
-
 def run_timed(code: Code, kind: str, args: list[str], store: Path, cache: Path,
               on_line: Callable[[str], None] | None = None) -> dict:
-    """One ``rulekb build ARGS --store STORE`` of ``code`` in a child process: wall and CPU
-    seconds, the stages it printed. A build that fails raises BuildError with its last line."""
-    argv = [sys.executable, "-m", "rulekb.kb.cli", "build", *args, "--store", str(store)]
-    started = time.perf_counter()
-    child = subprocess.Popen(argv, env=_environment(code, cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             stdin=subprocess.DEVNULL, text=True, bufsize=1)
-    out: list[str] = []
-    drain = threading.Thread(target=lambda: out.extend(child.stdout), daemon=True)
-    drain.start()
-    err: list[str] = []
-    for line in child.stderr:
-        err.append(line)
-        if on_line is not None:
-            on_line(line.rstrip("\n"))
-    drain.join()
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        last = next((line.strip() for line in reversed(err) if line.strip()), "no message")
-        raise BuildError(f"a {kind} run of the {code.name} code failed: {last}")
-    return {"code": code.name, "kind": kind, "wall_s": round(wall, 2), "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
-            "build_s": built_seconds(out), "stages": stage_seconds(err), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1)}
+    """One ``rulekb build ARGS --store STORE`` of ``code`` in a child process (:func:`.build.run_build`):
+    wall and CPU seconds, the stages it printed."""
+    return asdict(run_build(code, kind, store, cache, args, on_line))
 
 
 def summarise(runs: list[dict], judge: bool) -> dict:

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from rulekb.kb.bench.insert import split_sources, stage_seconds, summarise
+from rulekb.kb.bench.build import stage_seconds
+from rulekb.kb.bench.insert import split_sources, summarise
 from rulekb.kb.errors import BuildError
 
 from ..helpers import run_cli
