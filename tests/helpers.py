@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import socket
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -137,3 +138,10 @@ def assert_one_clear_line(exc: Exception, *words: str) -> None:
     for word in words:
         assert word in message
 
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (bound, then closed): for a server a test starts,
+    or for an address that must refuse connections."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

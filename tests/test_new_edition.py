@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import socket
 import threading
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
 
-from .helpers import run_cli
+from .helpers import free_port, run_cli
 
 ED = "en/2030-05-05"  # the invented fixture edition
 
@@ -61,11 +60,6 @@ def kb_dir(tmp_path_factory, fixtures):
     return root
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def test_fetch_check_says_up_to_date(site, kb_dir):
     result = run_cli("fetch", "--check", "--site", f"{site}/rules-current", "--store", str(kb_dir), "--format", "json")
@@ -96,7 +90,7 @@ def test_fetch_check_on_a_page_without_rules_is_one_line_exit_2(site, kb_dir, pa
 
 
 def test_fetch_check_offline_is_one_line_exit_2(kb_dir):
-    result = run_cli("fetch", "--check", "--site", f"http://127.0.0.1:{_closed_port()}/rules", "--store", str(kb_dir))
+    result = run_cli("fetch", "--check", "--site", f"http://127.0.0.1:{free_port()}/rules", "--store", str(kb_dir))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "offline" in result.stderr
 

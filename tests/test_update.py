@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import socket
 import threading
 
 import pytest
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
 
-from .helpers import run_cli
+from .helpers import free_port, run_cli
 from .test_new_edition import _index, _later_edition, _quads, _the_same_page_data
 
 FIRST = "en/2030-05-05"
@@ -87,11 +86,6 @@ def one_edition_kb(fixtures, tmp_path):
     build([str(fixtures / "invented-cr-2030-05-05.txt")], EmbeddedStore(root), reasoner="none")
     return root
 
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _update(site_page: str, store, cache, *more: str):
@@ -173,7 +167,7 @@ def test_update_refuses_a_bad_text_in_one_line_and_leaves_the_kb_untouched(site,
 
 
 def test_update_offline_is_one_line_exit_2(one_edition_kb, tmp_path):
-    error = _one_error_line(_update(f"http://127.0.0.1:{_closed_port()}/rules", one_edition_kb, tmp_path / "cache"))
+    error = _one_error_line(_update(f"http://127.0.0.1:{free_port()}/rules", one_edition_kb, tmp_path / "cache"))
     assert "offline" in error
 
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import secrets
 import shutil
-import socket
 import subprocess
 import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from .helpers import need
+from .helpers import free_port, need
 
 INI = """\
 [Database]
@@ -66,11 +65,6 @@ MaxQueryCostEstimationTime = 400
 MaxQueryExecutionTime = 60
 """
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass

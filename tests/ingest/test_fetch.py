@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
-import socket
 import threading
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from rulekb.ingest import fetch
 from rulekb.ingest.errors import FetchError
 from rulekb.ingest.parse import parse_source
 
-from ..helpers import run_cli
+from ..helpers import free_port, run_cli
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -41,11 +40,6 @@ def site(tmp_path_factory, fixtures):
     server.shutdown()
     server.server_close()
 
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_fetch_downloads_into_the_cache_and_then_reuses_it(site, tmp_path):
@@ -75,7 +69,7 @@ def test_http_errors_and_unreachable_hosts_say_so(site):
     with pytest.raises(FetchError, match="HTTP 404"):
         fetch.download(f"{site}/nothing-here.txt")
     with pytest.raises(FetchError, match="offline or unreachable"):
-        fetch.download(f"http://127.0.0.1:{_closed_port()}/x.txt", timeout=5)
+        fetch.download(f"http://127.0.0.1:{free_port()}/x.txt", timeout=5)
 
 
 def test_known_editions_resolve_to_wizards_urls_or_a_mirror():
@@ -101,7 +95,7 @@ def test_cli_fetch_and_parse_over_http(site, tmp_path):
 
 
 def test_cli_fetch_offline_is_one_line_and_exit_2(tmp_path):
-    result = run_cli("fetch", f"http://127.0.0.1:{_closed_port()}/x.txt", "--cache", str(tmp_path))
+    result = run_cli("fetch", f"http://127.0.0.1:{free_port()}/x.txt", "--cache", str(tmp_path))
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
     assert "offline or unreachable" in result.stderr

@@ -78,7 +78,7 @@ def endpoints():
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         urls[kind] = f"http://127.0.0.1:{server.server_address[1]}/sparql"
-    from ..virtuoso import free_port
+    from ..helpers import free_port
 
     urls["down"] = f"http://127.0.0.1:{free_port()}/sparql"  # nothing listens there
     yield urls

@@ -26,6 +26,8 @@ from rulekb.kb.store.remote import RemoteStore, endpoints, with_values
 from rulekb.kb.store.kind import RDF_FORMATS
 from rulekb.kb.store.opening import open_store
 
+from ..helpers import free_port
+
 EX = "http://example.org/"
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
 HOSTILE = [
@@ -42,11 +44,6 @@ HOSTILE = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def _oxigraph_binary() -> str:
     found = shutil.which("oxigraph", path=str(Path(sys.executable).parent)) or shutil.which("oxigraph")
@@ -57,7 +54,7 @@ def _oxigraph_binary() -> str:
 
 def _serve(tmp: Path, *extra: str):
     """Start ``oxigraph serve`` on a free loopback port; return (process, query URL)."""
-    port = _free_port()
+    port = free_port()
     with open(tmp / "oxigraph.log", "wb") as log:
         process = subprocess.Popen(
             [_oxigraph_binary(), "serve", "--location", str(tmp / "data"), "--bind", f"127.0.0.1:{port}", *extra],
@@ -304,7 +301,7 @@ def test_bad_query_is_a_query_error_with_the_servers_message(store, server):
 
 
 def test_unreachable_endpoint_is_a_store_error():
-    dead = RemoteStore(f"http://127.0.0.1:{_free_port()}/query")
+    dead = RemoteStore(f"http://127.0.0.1:{free_port()}/query")
     for call in (dead.exists, dead.graphs, lambda: dead.select("SELECT * WHERE { ?s ?p ?o }"),
                  lambda: dead.query("ASK {}"), lambda: dead.export(None, "nt"), lambda: dead.replace(sample())):
         with pytest.raises(StoreError, match="cannot reach the SPARQL endpoint at http://127.0.0.1"):

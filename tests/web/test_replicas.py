@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from ..helpers import need, run_cli
-from ..virtuoso import free_port
+from ..helpers import free_port
 
 PROJECT = Path(__file__).resolve().parents[2]
 CONFIG = PROJECT / "docs" / "deploy" / "haproxy.cfg"
