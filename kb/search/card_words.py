@@ -17,6 +17,7 @@ from . import analysis
 from .rank import term
 
 WORD_SAMPLE = 200  # rule texts read to see whether the rules use a word in lower case
+_SEEN_MAX = 50_000  # words whose answer a searcher keeps (a server's questions bring new words forever)
 _DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "that", "each", "another"}
 _WORD = re.compile(r"(?<![\w'’-])\w+")
 
@@ -28,6 +29,7 @@ class Common:
     def __init__(self, concepts: dict, in_rules=None):
         self._concepts = concepts
         self._in_rules = in_rules  # word -> whether the rules' text uses it (one-word names only)
+        self._seen: dict[str, bool] = {}  # its answers: each reads up to WORD_SAMPLE rule texts
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -46,7 +48,13 @@ class Common:
     def __contains__(self, word) -> bool:
         if word in self.words or (bool(word) and not analysis.terms(word, "en")):
             return True
-        return bool(word) and " " not in word and self._in_rules is not None and self._in_rules(word)
+        if not word or " " in word or self._in_rules is None:
+            return False
+        if word not in self._seen:
+            if len(self._seen) > _SEEN_MAX:
+                self._seen.clear()
+            self._seen[word] = self._in_rules(word)
+        return self._seen[word]
 
 
 def in_rules(searcher, schema, word: str) -> bool:

@@ -104,15 +104,15 @@ class Searcher:
             raise SearchError("empty search: give some words, e.g. rulekb search \"summoning sickness\"")
         if len(query) > MAX_CHARS:
             raise SearchError(f"a search is at most {MAX_CHARS} characters (this one has {len(query):,})")
-        asked_in = analysis.language_of(query) or lang  # a French question may ask about the English rules
-        read = None
+        read, text = None, clean(query)
         if self.cards is not None and len(self.cards):
             from ..cards.recognise import read as read_cards
 
-            read = read_cards(clean(query), self.cards, self.common_words, lower_names=asked_in != "fr")
+            asked_in = analysis.language_of(text) or lang  # a French question may ask about the English rules
+            read = read_cards(text, self.cards, self.common_words, lower_names=asked_in != "fr")
         if read and read["cards"]:
             u = understand(read["rest"], lang, self.matchers.get(lang), self.renames)
-            u.text = clean(query)
+            u.text = text
             if not u.words and not u.numbers:
                 u.terms, u.phrases = [], []  # only card names: the cards' knowledge is the query
         else:
@@ -121,7 +121,7 @@ class Searcher:
             u.cards, u.unknown_cards = read["cards"], read["unknown"]
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
             if read["cards"] and asked_in == "en":  # (in French questions, measured: the names read better)
-                u.meaning_text = card_words.as_what_they_are(clean(query), read["spans"], self.meta["concepts"], asked_in)
+                u.meaning_text = card_words.as_what_they_are(text, read["spans"], self.meta["concepts"], asked_in)
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
             raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
         return u
