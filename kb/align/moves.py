@@ -325,7 +325,7 @@ def _repair(matching, context) -> None:
         if mj in taken:
             continue
         taken.add(mj)
-        del matching.n2o[matching.o2n.pop(-mi)]
+        matching.unpair_old(-mi)
         matching.pair(-mi, -mj, "moved")
 
 
@@ -354,8 +354,7 @@ def _absorbed(matching, context) -> None:
                 and new.section[j] != old.section[i] and lead >= ABSORB_LEAD
                 and lead >= max(runner_up, current) + ABSORB_MARGIN):
             matching.given_up.add((i, matching.o2n[i]))
-            del matching.n2o[matching.o2n.pop(i)]
-            matching.evidence.pop(i, None)
+            matching.unpair_old(i)
             matching.absorbed[i] = j
 
 

@@ -64,6 +64,19 @@ class Matching:
         self.n2o[j] = i
         self.evidence[i] = evidence
 
+    def unpair_old(self, i: int) -> int:
+        """Give up old rule ``i``'s pair (it must have one); its successor, now free."""
+        j = self.o2n.pop(i)
+        del self.n2o[j]
+        self.evidence.pop(i, None)
+        return j
+
+    def unpair_new(self, j: int) -> int:
+        """Give up new rule ``j``'s pair (it must have one); its predecessor, now free."""
+        i = self.n2o[j]
+        self.unpair_old(i)
+        return i
+
     def free_old(self) -> list[int]:
         return [i for i in range(len(self.old)) if i not in self.o2n]
 

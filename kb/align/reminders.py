@@ -90,9 +90,7 @@ def release(matching, moved_section) -> set[tuple[int, int]]:
             continue
         j = matching.o2n[i]
         if reminder_only(matching, i, j):
-            del matching.n2o[j]
-            del matching.o2n[i]
-            del matching.evidence[i]
+            matching.unpair_old(i)
             given_up.add((i, j))
     return given_up
 

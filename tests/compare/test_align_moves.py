@@ -123,7 +123,7 @@ def test_a_pair_made_on_position_alone_gives_way_to_a_free_rule_that_says_the_sa
     i, wrong, right = m.old.index["406.2"], m.new.index["605.1a"], m.new.index["605.5b"]
     # as the gap between two pairs would pair it, when the text alone was too weak
     if i in m.o2n:
-        del m.n2o[m.o2n.pop(i)]
+        m.unpair_old(i)
     m.pair(i, wrong, "order")
     moves.moved(m, context)
     assert (m.o2n[i], m.evidence[i]) == (right, "moved")
@@ -131,7 +131,7 @@ def test_a_pair_made_on_position_alone_gives_way_to_a_free_rule_that_says_the_sa
     # a pair the text made is never given up
     m, context = _matching(MANA_OLD, MANA_NEW)
     if i in m.o2n:
-        del m.n2o[m.o2n.pop(i)]
+        m.unpair_old(i)
     m.pair(i, wrong, "scored")
     moves.moved(m, context)
     assert m.o2n[i] == wrong
@@ -143,7 +143,7 @@ def test_a_candidate_far_above_the_others_is_taken_below_the_usual_threshold():
     m, context = _matching(MANA_OLD, MANA_NEW)
     i, j = m.old.index["406.2"], m.new.index["605.5b"]
     if i in m.o2n:
-        del m.n2o[m.o2n.pop(i)]
+        m.unpair_old(i)
     everything = moves._pool(m, range(len(m.new)))
     ranked = moves._ranked(m, context, i, everything)
     assert ranked[0][1] == j and ranked[0][0] == moves._evidence(m, context, i, j)
@@ -202,9 +202,9 @@ def test_a_pair_held_up_only_by_a_reminder_is_given_up():
     i, j = m.old.index["507.4"], m.new.index["703.4n"]
     for k in (i, m.old.index["300.3"]):  # as the scored pass pairs them on the real editions
         if k in m.o2n:
-            del m.n2o[m.o2n.pop(k)]
+            m.unpair_old(k)
     if j in m.n2o:
-        del m.o2n[m.n2o.pop(j)]
+        m.unpair_new(j)
     m.pair(m.old.index["300.3"], m.new.index["500.4"], "scored")
     m.pair(i, j, "scored")
     assert reminders.reminder_only(m, i, j)
@@ -222,9 +222,9 @@ def test_a_rule_whose_own_words_match_keeps_its_pair_despite_a_reminder():
     m, context = _matching(old, BURN_NEW)
     i, j = m.old.index["507.4"], m.new.index["710.1"]
     if i in m.o2n:
-        del m.n2o[m.o2n.pop(i)]
+        m.unpair_old(i)
     if j in m.n2o:
-        del m.o2n[m.n2o.pop(j)]
+        m.unpair_new(j)
     m.pair(i, j, "scored")
     assert not reminders.reminder_only(m, i, j)
     moves.moved(m, context)
@@ -259,9 +259,9 @@ def test_a_weak_pair_gives_way_to_the_rule_that_says_the_old_rule_s_first_senten
         m, context = _matching(BAND_OLD, BAND_NEW)
         i, wrong = m.old.index["502.10h"], m.new.index["702.19f"]
         if i in m.o2n:
-            del m.n2o[m.o2n.pop(i)]
+            m.unpair_old(i)
         if wrong in m.n2o:
-            del m.o2n[m.n2o.pop(wrong)]
+            m.unpair_new(wrong)
         m.pair(i, wrong, "family")  # as the subrules of the parent's successor pair it
         moves.moved(m, context)
         return m, i
@@ -307,10 +307,10 @@ def test_a_weak_pair_gives_way_to_the_rule_the_old_one_was_folded_into():
     i, weak, folded = m.old.index["200.5"], m.new.index["111.1b"], m.new.index["111.1"]
     for k in (i, m.old.index["401.1"]):
         if k in m.o2n:
-            del m.n2o[m.o2n.pop(k)]
+            m.unpair_old(k)
     for k in (weak, folded):
         if k in m.n2o:
-            del m.o2n[m.n2o.pop(k)]
+            m.unpair_new(k)
     m.pair(m.old.index["401.1"], folded, "scored")
     m.pair(i, weak, "order")  # as the gap between two pairs put it
     moves.moved(m, context)
@@ -322,10 +322,10 @@ def test_a_weak_pair_gives_way_to_the_rule_the_old_one_was_folded_into():
     m, context = _matching(SPELL_OLD, SPELL_NEW)
     for k in (i, m.old.index["401.1"]):
         if k in m.o2n:
-            del m.n2o[m.o2n.pop(k)]
+            m.unpair_old(k)
     for k in (weak, folded):
         if k in m.n2o:
-            del m.o2n[m.n2o.pop(k)]
+            m.unpair_new(k)
     m.pair(m.old.index["401.1"], folded, "scored")
     m.pair(i, weak, "scored")
     moves.moved(m, context)
@@ -376,10 +376,10 @@ def test_a_rule_given_up_for_its_pointer_goes_where_it_points(monkeypatch):
         m, context = _matching(COPY_OLD, COPY_NEW)
         i, layer = m.old.index["203.1a"], m.new.index["613.1a"]
         if i in m.o2n:
-            del m.n2o[m.o2n.pop(i)]
+            m.unpair_old(i)
         for k in (layer, m.new.index["706.2a"]):
             if k in m.n2o:
-                del m.o2n[m.n2o.pop(k)]
+                m.unpair_new(k)
         m.pair(i, layer, "scored")  # as the scored pass pairs it on "See rule ..., Copying Objects"
         moves.moved(m, context)
         assert (i, layer) in m.given_up
