@@ -284,16 +284,26 @@ def bench_pages_command(
 
 @bench_app.command("translation-files")
 def bench_translation_files(
-    french: str = typer.Argument(..., help="A French edition of the KB: id (fr/2011-02-04), alias (fr/latest) or date."),
+    french: str = typer.Argument(None, help="A French edition of the KB: id (fr/2011-02-04), alias (fr/latest) or "
+                                 "date (not with --every-french)."),
     base: str = typer.Option("auto", "--base", help="As translation-report's --base: auto, all or an edition id."),
     repeat: int = RepeatOption(3, "Runs of each file; medians are over runs."),
+    every_french: bool = typer.Option(False, "--every-french", help="Every French text of the KB instead: its first "
+                                      "XLIFF export (a process with an empty cache) and its second, slowest and "
+                                      "median, wall and CPU."),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
     """The translators' files of one French text (XLIFF, TMX, TBX): median seconds each, and the ratio to the
-    translation report they carry, measured in the same run."""
+    translation report they carry, measured in the same run; with --every-french, every French text's first
+    export."""
     from ..bench.exchange import bench_exchange
 
+    if every_french == (french is not None):
+        fail("give one French text, or --every-french")
+    if every_french:
+        _every_french(store, base, repeat, format)
+        return
     with errors_as_exit_codes():
         opened = _store(store)
         figures = bench_exchange(opened, edition_name(opened, french).edition, base, repeat)
@@ -314,3 +324,30 @@ def bench_translation_files(
     stdout.print(f"  the report through the stored lineages: {figures['speedup_over_aligner']}x faster than aligning "
                  f"again; findings {'the same' if figures['same_findings'] else 'DIFFER'} "
                  f"({figures['findings']} / aligner {figures['findings_aligner']})", highlight=False, markup=False)
+
+
+def _every_french(store: str | None, base: str, repeat: int, format: Format) -> None:
+    from ..bench.first_exports import bench_first_exports
+    from .output import stderr
+
+    with errors_as_exit_codes():
+        figures = bench_first_exports(_store(store), store, base, repeat,
+                                      progress=lambda m: stderr.print(f"bench translation-files: {m}",
+                                                                      highlight=False, markup=False))
+    if format is Format.json:
+        emit_json(figures)
+        return
+    stdout.print(f"{figures['texts']} French texts, --base {figures['base']} --report xliff, each in a new process, "
+                 f"medians of {figures['repeat']} run(s):", highlight=False, markup=False)
+    for kind, label in (("first", "first export (empty cache)"), ("again", "second export (choice kept)")):
+        wall, cpu = figures["summary"][f"{kind}_wall"], figures["summary"][f"{kind}_cpu"]
+        stdout.print(f"  {label:28} wall median {wall['median']:.2f} s, slowest {wall['slowest']:.2f} s "
+                     f"({wall['slowest_text']}); CPU median {cpu['median']:.2f} s, slowest {cpu['slowest']:.2f} s "
+                     f"({cpu['slowest_text']})", highlight=False, markup=False)
+    ratio = figures["first_over_again"]
+    stdout.print(f"  first over second export (medians): x{ratio['wall']} wall, x{ratio['cpu']} CPU; "
+                 f"first exports over 2 s wall: {len(figures['over_2_s_wall'])}"
+                 + (f" ({', '.join(figures['over_2_s_wall'])})" if figures["over_2_s_wall"] else ""),
+                 highlight=False, markup=False)
+    if figures["failed"]:
+        fail(f"the export failed for {', '.join(figures['failed'])}")
