@@ -202,6 +202,10 @@ def _the_same_page_data(added_to: EmbeddedStore, full: EmbeddedStore, report: di
                 answered += rows is not None and key_edition == edition
         assert answered > 50  # the new edition's rules are answered from the file, not left to the store
         assert mine.changes(ALL["from"], ALL["to"], None) == theirs.changes(ALL["from"], ALL["to"], None)
+        # every rule's examples (what --base auto scores with), the new edition's added
+        editions = sorted({key[0] for key in keys})
+        assert mine.has_examples and mine.examples(editions) == theirs.examples(editions)
+        assert any(key[0] == edition for key in mine.examples(editions))
     finally:
         mine.close()
         theirs.close()

@@ -16,7 +16,7 @@ import pyoxigraph as ox
 
 from ..parallel import can_fork, workers
 from ..store import queries
-from . import changes
+from . import changes, examples
 
 # the rule page's named queries answered per lineage: (edition, number) -> ?rule -> ?lineage,
 # and nothing else of ?rule after that anchor
@@ -151,6 +151,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
                                      for name in ("page-lineages", "page-structure", "page-flags",
                                                   "page-wording-concepts", "edition-graphs")}
     changed_rows = pool.submit(changes.every_row)
+    example_rows = None if changes_only else pool.submit(examples.every_row)
     anchors = [] if changes_only else asked["page-lineages"].result()
     if progress is not None:  # a changes-only file reads no anchors or structure: say what it does instead
         progress("pages changes only (the rule pages ask the store)" if changes_only
@@ -182,7 +183,8 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
     for key, bits in flagged.items():
         flags[key] = flags.get(key, 0) | bits
     if total is not None:
-        total(3 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))  # anchors, structure, changes, batches
+        # anchors, structure, changes, the examples, batches
+        total(3 + (not changes_only) + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.unlink(missing_ok=True)
     db = sqlite3.connect(partial)
@@ -206,7 +208,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         db.executemany("INSERT INTO groups VALUES (?, ?, ?)",
                        [(e, parent, None if members is None else json.dumps(members, separators=(",", ":")))
                         for (e, parent), members in sorted(groups.items())])
-        kept = (changes.QUERY,) if changes_only else (*ANSWERED, changes.QUERY)
+        kept = (changes.QUERY,) if changes_only else (*ANSWERED, changes.QUERY, examples.QUERY)
         db.executemany("INSERT INTO meta VALUES (?, ?)",
                        [("build", data_dir.name), ("layout", LAYOUT), *((f"query:{name}", _digest(queries.get(name).text))
                                                     for name in kept)])
@@ -241,6 +243,10 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         changed = changes.write(db, changed_rows.result())
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
+        if example_rows is not None:
+            found = examples.write(db, example_rows.result())
+            if progress is not None:
+                progress(f"pages {examples.QUERY} {found} rules with examples")
         db.commit()
     except BaseException:
         db.close()

@@ -14,7 +14,9 @@ previous build's file is copied and, in the copy:
   the lineages it begins, unless the edition has a translation link: edition-translations), their
   wordings' concepts (page-wording-concepts for those wordings only) and, for every version of
   those lineages (the older editions' too), which wording it has;
-- the rows of rules-changed-between are written again (one query, 1 s).
+- the rows of rules-changed-between are written again (one query, 1 s);
+- the edition's examples are added (``edition-examples-flagged`` for that edition alone:
+  :mod:`kb.pages.examples`).
 
 Nothing else of the file depends on the new edition: an older edition's structure, flags and
 citations are its own graph's, and its rules keep their lineage. A lineage new to the file
@@ -40,7 +42,7 @@ import pyoxigraph as ox
 
 from ..errors import RulekbError
 from ..store import queries
-from . import changes
+from . import changes, examples
 from .data import (BATCH, KIND_BIT, LAYOUT, LINEAGE_QUERIES, PLACED, SEVERAL, ANSWERED, _Askers, _digest,
                    _structure, _wording_concepts, _wording_index, batch_rows, companion, write)
 
@@ -112,7 +114,7 @@ def _update(store, kept: Path, edition: str, progress, total) -> dict:
         meta = dict(db.execute("SELECT key, value FROM meta"))
         if meta.get("layout") != LAYOUT:
             raise NotIncremental("the previous page data is of another layout")
-        stale = [name for name in (*ANSWERED, changes.QUERY) if meta.get(f"query:{name}") != _digest(queries.get(name).text)]
+        stale = [name for name in (*ANSWERED, changes.QUERY, examples.QUERY) if meta.get(f"query:{name}") != _digest(queries.get(name).text)]
         if stale:
             raise NotIncremental(f"the previous page data answered other texts of {', '.join(stale)}")
         try:
@@ -135,6 +137,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     asked = {name: pool.submit(_select, for_edition(name, edition)) for name in
              ("page-lineages", "page-structure", "page-flags")}
     graphs_asked = pool.submit(queries.run, "edition-graphs")
+    example_rows = pool.submit(_select, for_edition(examples.QUERY, edition))
     changed_rows = pool.submit(changes.every_row)
     by_key: dict[tuple[str, str], set[str]] = {}
     for row in asked["page-lineages"].result():
@@ -183,7 +186,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
                                               for lineage in asked_again[name][start:start + BATCH]])
                for name, start in batches]
     if total is not None:
-        total(3 + len(batches))
+        total(4 + len(batches))
     flagged, twice = {}, set()
     for row in asked["page-flags"].result():
         key = (row["edition"], row["number"])
@@ -242,6 +245,9 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     changed = changes.write(db, changed_rows.result())
     if progress is not None:
         progress(f"pages {changes.QUERY} {changed} rows")
+    found = examples.write(db, example_rows.result())
+    if progress is not None:
+        progress(f"pages {examples.QUERY} {found} rules of {edition} with examples")
     db.execute("UPDATE meta SET value = ? WHERE key = 'build'", (data_dir.name,))
     db.commit()
     db.close()

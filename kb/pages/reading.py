@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from ..store import queries
-from . import changes
+from . import changes, examples
 from .data import (ANSWERED, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
                    UNCHAINED_QUERIES, WORDING_QUERIES, _digest, companion)
 
@@ -33,6 +33,8 @@ class PageData:
             current.difference_update(WORDING_QUERIES)
         self.answers = current - {changes.QUERY}
         self.has_changes = changes.QUERY in current  # the rows of rules-changed-between
+        # every rule's examples (kb.pages.examples; a file written before they were kept has none)
+        self.has_examples = meta.get(f"query:{examples.QUERY}") == _digest(queries.get(examples.QUERY).text)
 
     def rule(self, edition: str, number: str) -> tuple | None:
         """(lineage, parent, flags, wording) of a rule version, None when the build has no such key."""
@@ -142,6 +144,15 @@ class PageData:
                 f"FROM (SELECT DISTINCT lineage, wording FROM rules WHERE {where} "
                 f"AND lineage >= 0 AND wording IS NOT NULL) w "
                 f"JOIN lineage_rows l ON l.lineage = w.lineage AND l.query = 'lineage-versions'", values)}
+
+    def examples(self, editions: list[str], sections: set[str] | None = None) -> dict[tuple[str, str], tuple] | None:
+        """(edition, number) -> its examples in order, for every rule version of ``editions`` (and
+        ``sections``) that has some; None when the file does not keep them (ask the store)."""
+        if not self.has_examples:
+            return None
+        where, values = _where(editions, sections)
+        with self._lock:
+            return examples.read(self._db, where, values)
 
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""

@@ -47,12 +47,15 @@ def candidate_editions(store, rows: list[dict], sections: set[str] | None = None
         return None  # an edition the page data lacks: read them all from the store, as before
     versions = data.rule_versions(ids, sections)
     texts = data.wording_texts(ids, sections)
-    flagged = [(edition, number) for edition, number, _, flags, _ in versions if (flags or 0) & KIND_BIT["examples"]]
-    if len(flagged) <= RULE_BATCH:  # a few sections' examples: those rules' (named query rule-examples)
-        examples = {key: [row["text"] for row in found] for key, found in _batched(store, "rule-examples",
-                                                                                    flagged).items()}
-    else:
-        examples = _examples(store, ids)
+    examples = data.examples(ids, sections)  # kept by the build (kb.pages.examples)
+    if examples is None:  # a file written before they were: from the store
+        flagged = [(edition, number) for edition, number, _, flags, _ in versions
+                   if (flags or 0) & KIND_BIT["examples"]]
+        if len(flagged) <= RULE_BATCH:  # a few sections' examples: those rules' (named query rule-examples)
+            examples = {key: [row["text"] for row in found] for key, found in _batched(store, "rule-examples",
+                                                                                        flagged).items()}
+        else:
+            examples = _examples(store, ids)
     by_id = {row["edition"]: Edition(id=row["edition"], language=row.get("language", "en"),
                                      effective_date=row.get("effective_date"), title="") for row in rows}
     shared: dict[tuple, Rule] = {}  # one Rule for a wording printed alike (same examples) by several editions
@@ -78,7 +81,7 @@ def candidate_editions(store, rows: list[dict], sections: set[str] | None = None
             # the store's answer, or no rule at all (the store's edition has no such rule)
             by_id[edition].rules = [rule if rule.number not in asked else
                                     Rule(number=rule.number, text=rows_of[(edition, rule.number)][0].get("text") or "",
-                                         examples=examples.get((edition, rule.number), []))
+                                         examples=list(examples.get((edition, rule.number), ())))
                                     for rule in by_id[edition].rules
                                     if rule.number not in asked or rows_of.get((edition, rule.number))]
     return list(by_id.values())

@@ -66,6 +66,28 @@ def test_the_candidates_hold_what_the_store_holds(store):
     assert len(changed) == 1  # the example added under an unchanged text: read per edition, not per wording
 
 
+def test_the_examples_are_read_from_the_page_data_and_else_from_the_store(store, monkeypatch):
+    """The build keeps every rule's examples in the page data (kb.pages.examples): the candidates
+    read them there, with no query; a file written before it kept them: from the store, alike."""
+    from rulekb.kb.pages.reading import PageData
+    from rulekb.kb.translate import candidates as module
+
+    rows = english_rows(store)
+    expected = [_content(stored_edition(store, row["edition"], rules_only=True)) for row in rows]
+
+    def asked(*args):
+        raise AssertionError("the examples were asked of the store")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(module, "_examples", asked)
+        patched.setattr(module, "_batched", asked)
+        assert [_content(c) for c in candidate_editions(store, rows)] == expected
+        assert [_content(c) for c in candidate_editions(store, rows, {"101"})] == \
+            [{n: c for n, c in e.items() if n.startswith("101.")} for e in expected]
+    monkeypatch.setattr(PageData, "examples", lambda self, editions, sections=None: None)
+    assert [_content(c) for c in candidate_editions(store, rows)] == expected
+
+
 def test_only_the_sections_scoring_reads_and_the_same_scores(store):
     from rulekb.kb.translate.base import edition_scores
     from rulekb.kb.translate.candidates import scored_sections
