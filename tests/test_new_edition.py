@@ -206,6 +206,13 @@ def _the_same_page_data(added_to: EmbeddedStore, full: EmbeddedStore, report: di
         editions = sorted({key[0] for key in keys})
         assert mine.has_examples and mine.examples(editions) == theirs.examples(editions)
         assert any(key[0] == edition for key in mine.examples(editions))
+        # and every English rule's scoring evidence (kb.translate.kept), the new edition's added
+        assert mine.features_digest == theirs.features_digest is not None
+        assert mine.features_held(editions) == theirs.features_held(editions) and edition in mine.features_held(editions)
+        mine_rows, mine_sets = mine.feature_rows(editions)
+        theirs_rows, theirs_sets = theirs.feature_rows(editions)
+        assert [(e, n, mine_sets[i]) for e, n, i in mine_rows] == [(e, n, theirs_sets[i]) for e, n, i in theirs_rows]
+        assert any(e == edition for e, _, _ in mine_rows)
     finally:
         mine.close()
         theirs.close()

@@ -331,6 +331,7 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
             report.search.update(found)
 
     from ..pages import incremental as pages
+    from ..translate.kept import keep as keep_evidence
 
     kept = pages.keep(store)  # the rule pages' data of the build being copied, brought up to date below
     try:
@@ -342,7 +343,8 @@ def _add(source: str, store, reasoner: str, progress, reporter) -> AddReport:
             kept.unlink(missing_ok=True)
         raise
     with stages.stage("pages") as stage:  # only the new edition's rules and the lineages it continues or begins
-        report.pages = pages.update(store, kept, new.id, stages.callback_for(stage), total=stage.set_total)
+        report.pages = pages.update(store, kept, new.id, stages.callback_for(stage), total=stage.set_total,
+                                    extra=keep_evidence)
     report.quads_added, report.quads_removed = len(added), len(removed)
     report.seconds = round(time.perf_counter() - started, 2)
     report.stages, report.stage_cpu = dict(stages.seconds), dict(stages.cpu)

@@ -64,7 +64,7 @@ def _digest(text: str) -> str:
 
 def write(store, progress: Callable[[str], None] | None = None, target: Path | None = None,
           total: Callable[[int], None] | None = None, changes_only: bool = False,
-          known: dict[str, list[dict]] | None = None) -> dict:
+          known: dict[str, list[dict]] | None = None, extra: Callable | None = None) -> dict:
     """Write the page data of ``store``'s current build (an embedded store) beside it (or
     into ``target``); returns {"file", "bytes", "keys", "lineages", "seconds"} ({} for a
     remote store). ``progress(message)`` hears each step: the anchor query, then each batch
@@ -73,14 +73,16 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     whole file costs 30 s: ``build --add``'s); the rule pages then ask the store.
     ``known``: the rows of some of the whole-store queries (:data:`KNOWABLE`) as the store
     would give them, from whoever just wrote it (the build, from its memory: 4.6 s of the
-    stage's 16 on the full KB); those queries are not asked."""
+    stage's 16 on the full KB); those queries are not asked. ``extra(db, store, None)``: writes
+    more into the file before it is in place (the build's: the English rules' scoring evidence,
+    :func:`kb.translate.kept.keep`), once every table above is written."""
     if store.local_root is None:
         if total is not None:
             total(0)  # nothing to write: a remote store's pages ask it
         return {}
     pool = _Askers(store)
     try:
-        return _write(store, progress, target, total, changes_only, pool, known or {})
+        return _write(store, progress, target, total, changes_only, pool, known or {}, extra)
     finally:  # a failure drops the queries still queued
         pool.shutdown()
 
@@ -138,7 +140,8 @@ def _answered(rows: list[dict]) -> Future:
     return done
 
 
-def _write(store, progress, target, total, changes_only, pool: _Askers, known: dict[str, list[dict]]) -> dict:
+def _write(store, progress, target, total, changes_only, pool: _Askers, known: dict[str, list[dict]],
+           extra: Callable | None = None) -> dict:
     started = time.perf_counter()
     data_dir = store.data_dir()
     beside = target is None
@@ -247,6 +250,8 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             found = examples.write(db, example_rows.result())
             if progress is not None:
                 progress(f"pages {examples.QUERY} {found} rules with examples")
+        if extra is not None and not changes_only:
+            extra(db, store, None)
         db.commit()
     except BaseException:
         db.close()

@@ -68,17 +68,18 @@ def keep(store) -> Path | None:
     return copy
 
 
-def update(store, kept: Path | None, edition: str, progress=None, total=None) -> dict:
+def update(store, kept: Path | None, edition: str, progress=None, total=None, extra=None) -> dict:
     """The page data of ``store``'s current build (``edition`` just appended), from ``kept``
     (:func:`keep`'s copy of the previous build's). Returns what :func:`kb.pages.data.write`
     returns, with ``"incremental": True``, or the whole file's figures and ``"incremental":
-    False`` with the reason in ``"why_whole"``."""
+    False`` with the reason in ``"why_whole"``. ``extra(db, store, edition)``: as for
+    :func:`kb.pages.data.write` (``edition`` None when the whole file is written)."""
     try:
         if kept is None:
             raise NotIncremental("the previous build had no page data")
-        return _update(store, kept, edition, progress, total)
+        return _update(store, kept, edition, progress, total, extra)
     except NotIncremental as why:
-        found = write(store, progress, total=total)
+        found = write(store, progress, total=total, extra=extra)
         return {**found, "incremental": False, "why_whole": str(why)}
     finally:
         if kept is not None:
@@ -105,7 +106,7 @@ def wording_rows(store, wordings: list[str]) -> list[dict]:
     return store.select(text)
 
 
-def _update(store, kept: Path, edition: str, progress, total) -> dict:
+def _update(store, kept: Path, edition: str, progress, total, extra) -> dict:
     started = time.perf_counter()
     data_dir = store.data_dir()
     target = companion(data_dir)
@@ -126,14 +127,15 @@ def _update(store, kept: Path, edition: str, progress, total) -> dict:
         pool = _Askers(store)
         try:
             return _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kept, progress, total,
-                                     started)
+                                     started, extra)
         finally:
             pool.shutdown()
     finally:
         db.close()
 
 
-def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kept, progress, total, started) -> dict:
+def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kept, progress, total, started,
+                      extra=None) -> dict:
     asked = {name: pool.submit(_select, for_edition(name, edition)) for name in
              ("page-lineages", "page-structure", "page-flags")}
     graphs_asked = pool.submit(queries.run, "edition-graphs")
@@ -248,6 +250,8 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     found = examples.write(db, example_rows.result())
     if progress is not None:
         progress(f"pages {examples.QUERY} {found} rules of {edition} with examples")
+    if extra is not None:
+        extra(db, store, edition)
     db.execute("UPDATE meta SET value = ? WHERE key = 'build'", (data_dir.name,))
     db.commit()
     db.close()

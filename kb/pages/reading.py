@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from ..store import queries
-from . import changes, examples
+from . import changes, examples, features
 from .data import (ANSWERED, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
                    UNCHAINED_QUERIES, WORDING_QUERIES, _digest, companion)
 
@@ -22,6 +22,18 @@ class PageData:
         self.path = path
         self._db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         self._lock = threading.Lock()
+        self._read_meta()
+
+    @classmethod
+    def over(cls, db: sqlite3.Connection) -> PageData:
+        """A reader of the file ``db`` is writing (what the build computes from it before it is
+        in place: :mod:`kb.translate.kept`); closing it is the writer's."""
+        self = cls.__new__(cls)
+        self.path, self._db, self._lock = None, db, threading.Lock()
+        self._read_meta()
+        return self
+
+    def _read_meta(self) -> None:
         with self._lock:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         self.layout = meta.get("layout")
@@ -35,6 +47,7 @@ class PageData:
         self.has_changes = changes.QUERY in current  # the rows of rules-changed-between
         # every rule's examples (kb.pages.examples; a file written before they were kept has none)
         self.has_examples = meta.get(f"query:{examples.QUERY}") == _digest(queries.get(examples.QUERY).text)
+        self.features_digest = meta.get(features.META)  # the English rules' scoring evidence (kb.translate.kept)
 
     def rule(self, edition: str, number: str) -> tuple | None:
         """(lineage, parent, flags, wording) of a rule version, None when the build has no such key."""
@@ -153,6 +166,18 @@ class PageData:
         where, values = _where(editions, sections)
         with self._lock:
             return examples.read(self._db, where, values)
+
+    def features_held(self, editions: list[str]) -> set[str]:
+        """Which of ``editions`` have every rule's scoring evidence kept (:mod:`kb.translate.kept`)."""
+        with self._lock:
+            return features.held(self._db, editions)
+
+    def feature_rows(self, editions: list[str], sections: set[str] | None = None) -> tuple[list[tuple], dict]:
+        """((edition, number, evidence id) of every rule version of ``editions`` (and ``sections``)
+        whose evidence is kept, by edition then number; evidence id -> its JSON)."""
+        where, values = _where(editions, sections)
+        with self._lock:
+            return features.read(self._db, where, values)
 
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""

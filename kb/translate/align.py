@@ -52,6 +52,11 @@ class FeatureCache:
                 found.setdefault(rule.number, rule)
         return found
 
+    def seed(self, edition: str, number: str, found: Features) -> None:
+        """The features of rule ``number`` of edition ``edition`` (an id), computed before
+        (kept by the build: :mod:`kb.translate.kept`)."""
+        self._cache[(edition, number)] = found
+
     def get(self, edition: Edition, number: str) -> Features | None:
         key = (edition.id, number)
         if key not in self._cache:

@@ -31,15 +31,15 @@ from rulekb.ingest.model import Edition, Rule
 RULE_BATCH = 500  # keys per VALUES query (the examples, the few texts no wording holds)
 
 
-def candidate_editions(store, rows: list[dict], sections: set[str] | None = None) -> list[Edition] | None:
-    """The editions of ``rows`` (:func:`kb.translate.from_kb.english_rows`' rows: ``edition``,
-    ``language``, ``effective_date``) with their rules' number, text and examples, from the
-    page data of ``store``'s build; None when it cannot answer. ``sections``: only the rules
-    of those sections (:func:`scored_sections`)."""
+def candidate_editions(store, rows: list[dict], sections: set[str] | None = None, data=None) -> list[Edition] | None:
+    """The editions of ``rows`` (:func:`english_rows`' rows: ``edition``, ``language``,
+    ``effective_date``) with their rules' number, text and examples, from the page data of
+    ``store``'s build (or ``data``: a :class:`kb.pages.reading.PageData`); None when it cannot
+    answer. ``sections``: only the rules of those sections (:func:`scored_sections`)."""
     from ..pages.data import KIND_BIT, PLACED, SEVERAL
     from ..pages.reading import for_store
 
-    data = for_store(store)
+    data = for_store(store) if data is None else data
     if data is None or not {"lineage-versions", "rule-examples"} <= data.answers:
         return None
     ids = [row["edition"] for row in rows]
@@ -85,6 +85,20 @@ def candidate_editions(store, rows: list[dict], sections: set[str] | None = None
                                     for rule in by_id[edition].rules
                                     if rule.number not in asked or rows_of.get((edition, rule.number))]
     return list(by_id.values())
+
+
+def english_rows(store) -> list[dict]:
+    """The KB's complete, dated English editions, oldest first (``edition``,
+    ``effective_date``). Why the named query ``edition-graphs`` and not ``editions``: the
+    latter counts every edition's rules, most of a second on the full KB, for nothing here.
+    ``store``: a store or a callable giving it."""
+    from ..store.queries import run
+
+    rows: dict[str, dict] = {}
+    for row in run(store() if callable(store) else store, "edition-graphs"):
+        if row["language"] == "en" and row.get("partial") != "true" and row.get("effective_date"):
+            rows.setdefault(row["edition"], row)
+    return sorted(rows.values(), key=lambda e: (e["effective_date"], e["edition"]))
 
 
 def scored_sections(numbers) -> set[str]:

@@ -21,19 +21,21 @@ from .report import translation_report
 
 def drift_report(fr: Edition, english: Edition, candidates: list[Edition] | None = None,
                  base: Edition | None = None, cache: FeatureCache | None = None,
-                 alignment_of=None, read_base=None) -> dict:
+                 alignment_of=None, read_base=None, scoring: FeatureCache | None = None) -> dict:
     """The ``rulekb translation-report`` JSON. Give ``candidates`` to detect the
     base among them, or ``base`` to take it as is. ``alignment_of(base,
     english, numbers)`` may supply the :func:`kb.align.align` result another way (the
     build follows its lineages); ``numbers`` are the base rules the French translates,
     the only ones whose kind of change matters. ``read_base(candidate)``: the edition to report
     against once a candidate is chosen, when the candidates hold only what scoring reads
-    (:mod:`kb.translate.candidates`); they are then scored with a cache of their own."""
+    (:mod:`kb.translate.candidates`); they are then scored with a cache of their own, or with
+    ``scoring``, one holding their rules' features already (:mod:`kb.translate.kept`)."""
     cache = cache or FeatureCache()
     started = time.perf_counter()
     info: dict = {}
     if base is None:
-        scoring = cache if read_base is None else FeatureCache()  # (ids shared with the editions read whole)
+        if scoring is None:
+            scoring = cache if read_base is None else FeatureCache()  # (ids shared with the editions read whole)
         best, best_score, runner, runner_score, scores = detect_base(fr, candidates or [english], scoring)
         base = next((c for c in (candidates or [english]) if c.id == best), None)
         if base is not None and read_base is not None:

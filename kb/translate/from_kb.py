@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import time
 
+from .candidates import english_rows  # noqa: F401  (the candidates' rows; read here too)
+
 WINDOW_BEFORE_YEARS = 3  # a translation may lag its English edition this long
 WINDOW_AFTER_MONTHS = 6  # a French page's date may precede the English it shows
 
@@ -74,19 +76,6 @@ def load_french(sources: list[str], store):
     if edition.language != "fr":
         raise KBError(f"{edition.id} is not French")
     return edition
-
-
-def english_rows(store) -> list[dict]:
-    """The KB's complete, dated English editions, oldest first (``edition``,
-    ``effective_date``). Why the named query ``edition-graphs`` and not ``editions``: the
-    latter counts every edition's rules, most of a second on the full KB, for nothing here."""
-    from ..store.queries import run
-
-    rows: dict[str, dict] = {}
-    for row in run(_opener(store)(), "edition-graphs"):
-        if row["language"] == "en" and row.get("partial") != "true" and row.get("effective_date"):
-            rows.setdefault(row["edition"], row)
-    return sorted(rows.values(), key=lambda e: (e["effective_date"], e["edition"]))
 
 
 def default_us(rows: list[dict]) -> str:
@@ -137,12 +126,14 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
     ``lineages=False`` aligns the base with ``english`` again instead of reading the stored
     lineages (the comparison's and the bench's baseline). ``candidates``: how ``base="auto"``
     (or ``"all"``) chooses -- ``"cached"`` the choice made before from the same texts by the same
-    code (:func:`choice_key`), else as ``"page data"`` does: the candidates read from the build's
-    page data (:mod:`kb.translate.candidates`), else from the store; ``"store"``: read from the
-    store, as before the page data answered them (the bench's baseline)."""
+    code (:func:`choice_key`), else as ``"kept"`` does: the candidates' rules' features the build
+    kept in its page data (:mod:`kb.translate.kept`), else as ``"page data"`` does: their texts read
+    from the build's page data and scored (:mod:`kb.translate.candidates`), else from the store;
+    ``"store"``: read from the store, as before the page data answered them (the bench's baseline)."""
     from ..errors import KBError
     from ..rdf.stored_edition import load_edition, stored_edition
     from ..translate.candidates import candidate_editions, scored_sections
+    from ..translate.kept import scoring_candidates
     from ..translate.drift import drift_report
 
     opener = _opener(store)
@@ -185,15 +176,18 @@ def translation_parts(sources: list[str], us: str | None = None, base: str = "au
             # the candidates as scoring reads them (number, text, examples), from the build's page
             # data; else read from the store, rules only (not the glossaries, a third of reading an
             # edition back, times twenty candidates)
-            wanted = set(chosen)
-            scored = candidate_editions(opener(), [r for r in rows if r["edition"] in wanted],
-                                        scored_sections(rule.number for rule in fr.rules)) \
-                if candidates != "store" else None
+            # -- their rules' features themselves when the build kept them (kb.translate.kept)
+            wanted = [r for r in rows if r["edition"] in set(chosen)]
+            sections = scored_sections(rule.number for rule in fr.rules)
+            kept = scoring_candidates(opener(), wanted, sections) if candidates in ("cached", "kept") else None
+            scored, seeded = kept if kept is not None else (None, None)
+            if scored is None and candidates != "store":
+                scored = candidate_editions(opener(), wanted, sections)
             info["candidates_from"] = "page data" if scored is not None else "store"
             if scored is None:
                 scored = [whole(name) for name in chosen]
             data = drift_report(fr, english, candidates=scored, read_base=lambda found: whole(found.id),
-                                alignment_of=alignment_of)
+                                alignment_of=alignment_of, scoring=seeded)
             if data.get("base_detected"):
                 write_choice(key, {"base_detected": data["base_detected"], "base": data["base"]})
         base_edition = read.get(data.get("base_detected"))

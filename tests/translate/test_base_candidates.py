@@ -88,6 +88,46 @@ def test_the_examples_are_read_from_the_page_data_and_else_from_the_store(store,
     assert [_content(c) for c in candidate_editions(store, rows)] == expected
 
 
+def test_the_build_keeps_every_english_rules_features_and_scoring_reads_them(store, monkeypatch):
+    """The build computes each English rule version's evidence once and keeps it in the page data
+    (kb.translate.kept): scoring reads it there -- the same rules, the features of their texts,
+    the same scores, nothing computed -- unless other code computed it (then the texts, as before)."""
+    from rulekb.kb.translate import kept
+    from rulekb.kb.translate.base import edition_scores
+    from rulekb.kb.translate.evidence import features
+    from rulekb.kb.translate.from_kb import load_french
+
+    rows = english_rows(store)
+    texts = candidate_editions(store, rows)
+    editions, cache = kept.scoring_candidates(store, rows)
+    assert [e.id for e in editions] == [e.id for e in texts]
+    for read, full in zip(editions, texts):
+        assert [r.number for r in read.rules] == [r.number for r in full.rules]
+        assert all(cache.get(read, r.number) == features(r.text, r.examples, "en") for r in full.rules)
+    some, _ = kept.scoring_candidates(store, rows, {"101"})
+    assert {r.number for e in some for r in e.rules} == {r.number for e in texts for r in e.rules
+                                                         if r.number.startswith("101.")}
+    fr = load_french(["fr/2030-05-05"], store)
+    expected = edition_scores(fr, texts)
+
+    def computed(*args):
+        raise AssertionError("an English rule's features were computed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("rulekb.kb.translate.align.features", computed)
+        assert edition_scores(fr, editions, cache) == expected
+    kept_parts, *_ = translation_parts(["fr/2030-05-05"], None, "auto", store, candidates="kept")
+    text_parts, *_ = translation_parts(["fr/2030-05-05"], None, "auto", store, candidates="page data")
+    for parts in (kept_parts, text_parts):
+        parts["base"].pop("seconds")
+    assert kept_parts == text_parts
+    monkeypatch.setattr(kept, "computed_by", lambda: "other code")
+    assert kept.scoring_candidates(store, rows) is None
+    # an edition the file keeps no features of: none of them from it
+    monkeypatch.undo()
+    assert kept.scoring_candidates(store, [*rows, {"edition": "en/2030-12-01", "effective_date": "2030-12-01"}]) is None
+
+
 def test_only_the_sections_scoring_reads_and_the_same_scores(store):
     from rulekb.kb.translate.base import edition_scores
     from rulekb.kb.translate.candidates import scored_sections
