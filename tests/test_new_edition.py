@@ -211,8 +211,9 @@ def _the_same_page_data(added_to: EmbeddedStore, full: EmbeddedStore, report: di
         assert mine.features_held(editions) == theirs.features_held(editions) and edition in mine.features_held(editions)
         mine_rows, mine_sets = mine.feature_rows(editions)
         theirs_rows, theirs_sets = theirs.feature_rows(editions)
-        assert [(e, n, mine_sets[i]) for e, n, i in mine_rows] == [(e, n, theirs_sets[i]) for e, n, i in theirs_rows]
-        assert any(e == edition for e, _, _ in mine_rows)
+        assert [(e, n, mine_sets[i]) for e, rules in mine_rows for n, i in rules] == \
+            [(e, n, theirs_sets[i]) for e, rules in theirs_rows for n, i in rules]
+        assert any(e == edition for e, _ in mine_rows)
     finally:
         mine.close()
         theirs.close()

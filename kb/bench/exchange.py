@@ -13,9 +13,10 @@ ratio of the two, and ``same_findings`` says whether their counts per kind agree
 With ``--base auto`` (or ``all``), the baseline of the detection too: the same report with the
 detected base given (``report --base BASE``); the report as it runs (``report``: after the
 first run, the choice read back from the cache, ``auto_over_explicit``), detecting again with
-the candidates from the page data (``report (detecting: page data)``: a French text's first
-run) and from the store (``report (detecting: store)``: as before the page data answered
-them), each as a ratio to the report with the base given."""
+the candidates from the page data (a French text's first run: the candidates' features kept
+by the build, ``report (detecting: kept)``; their texts read from the page data and scored,
+``report (detecting: page data)``) and from the store (``report (detecting: store)``: as before
+the page data answered them), each as a ratio to the report with the base given."""
 
 from __future__ import annotations
 
@@ -59,6 +60,8 @@ def bench_exchange(store, french: str, base: str = "auto", repeat: int = 3) -> d
     works = {"report (aligner)": lambda: translation_parts([french], newest, base, store, lineages=False)}
     if detecting:  # the same report with its base given: what detecting it adds
         works[f"report --base {chosen}"] = lambda: service.translation([french], newest, chosen, store)
+        works["report (detecting: kept)"] = \
+            lambda: translation_parts([french], newest, base, store, candidates="kept")
         works["report (detecting: page data)"] = \
             lambda: translation_parts([french], newest, base, store, candidates="page data")
         works["report (detecting: store)"] = \
@@ -81,6 +84,8 @@ def bench_exchange(store, french: str, base: str = "auto", repeat: int = 3) -> d
             # --base auto against the same report with the base it detects given (the baseline of
             # the detection), and against reading the candidates from the store as it used to
             "auto_over_explicit": round(baseline / explicit, 2) if explicit else None,
+            "detecting_kept_over_explicit": round(figures["report (detecting: kept)"] / explicit, 2)
+            if explicit else None,
             "detecting_page_data_over_explicit": round(figures["report (detecting: page data)"] / explicit, 2)
             if explicit else None,
             "detecting_store_over_explicit": round(figures["report (detecting: store)"] / explicit, 2)

@@ -318,6 +318,7 @@ def bench_translation_files(
     if figures.get("auto_over_explicit") is not None:
         stdout.print(f"  --base {figures['base']}, {figures['candidates']} candidates, against --base "
                      f"{figures['base_detected']}: x{figures['auto_over_explicit']} (choice cached), "
+                     f"x{figures['detecting_kept_over_explicit']} (detecting, features kept by the build), "
                      f"x{figures['detecting_page_data_over_explicit']} (detecting, candidates from the page data), "
                      f"x{figures['detecting_store_over_explicit']} (detecting, candidates from the store)",
                      highlight=False, markup=False)

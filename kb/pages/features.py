@@ -1,14 +1,17 @@
 """Each English rule version's scoring evidence, kept in the page data (the tables; what is kept
 and why: :mod:`kb.translate.kept`, which computes it).
 
-Three tables: ``feature_sets`` (one row per distinct evidence, as JSON), ``rule_features``
-((edition, number) -> its row) and ``feature_editions`` (the editions every scored rule of which
-has its row). The meta key :data:`META` holds the digest of what computed them (the scoring
+Three tables: ``feature_sets`` (one row per distinct evidence, as JSON), ``section_features``
+((edition, section) -> [[number, evidence row], ...] for each rule of the section, a section
+being a number's part before its first dot: scoring reads a few sections of many editions, and
+one row a section is 380 rows to read where one a rule was 64,000) and ``feature_editions`` (the
+editions every scored rule of which has its row). The meta key :data:`META` holds the digest of what computed them (the scoring
 code and the ontology's labels): a file whose digest is not today's is not read.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 META = "features_digest"
@@ -22,7 +25,7 @@ def digest(db: sqlite3.Connection) -> str | None:
 
 def clear(db: sqlite3.Connection) -> None:
     """Drop whatever evidence the file keeps (computed by other code: all of it is computed again)."""
-    db.executescript("DROP TABLE IF EXISTS feature_sets; DROP TABLE IF EXISTS rule_features; "
+    db.executescript("DROP TABLE IF EXISTS feature_sets; DROP TABLE IF EXISTS section_features; "
                      "DROP TABLE IF EXISTS feature_editions;")
     db.execute("DELETE FROM meta WHERE key = ?", (META,))
 
@@ -33,8 +36,8 @@ def write(db: sqlite3.Connection, computed_by: str, editions: list[str], rows: l
     clears a file of another); returns how many distinct evidences are new."""
     db.executescript("""
         CREATE TABLE IF NOT EXISTS feature_sets (id INTEGER PRIMARY KEY, data TEXT);
-        CREATE TABLE IF NOT EXISTS rule_features (edition TEXT, number TEXT, features INTEGER,
-                                                  PRIMARY KEY (edition, number)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS section_features (edition TEXT, section TEXT, rules TEXT,
+                                                     PRIMARY KEY (edition, section)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS feature_editions (edition TEXT PRIMARY KEY) WITHOUT ROWID;
     """)
     ids = {data: i for i, data in db.execute("SELECT id, data FROM feature_sets")}
@@ -45,8 +48,12 @@ def write(db: sqlite3.Connection, computed_by: str, editions: list[str], rows: l
             added.append((free, data))
             free += 1
     db.executemany("INSERT INTO feature_sets VALUES (?, ?)", added)
-    db.executemany("INSERT OR REPLACE INTO rule_features VALUES (?, ?, ?)",
-                   [(edition, number, ids[data]) for edition, number, data in rows])
+    sections: dict[tuple[str, str], list] = {}
+    for edition, number, data in rows:
+        sections.setdefault((edition, number.split(".")[0]), []).append([number, ids[data]])
+    db.executemany("INSERT OR REPLACE INTO section_features VALUES (?, ?, ?)",
+                   [(edition, section, json.dumps(rules, ensure_ascii=False, separators=(",", ":")))
+                    for (edition, section), rules in sections.items()])
     db.executemany("INSERT OR REPLACE INTO feature_editions VALUES (?)", [(e,) for e in editions])
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (META, computed_by))
     return len(added)
@@ -61,12 +68,18 @@ def held(db: sqlite3.Connection, editions: list[str]) -> set[str]:
         return set()
 
 
-def read(db: sqlite3.Connection, where: str, values: list[str]) -> tuple[list[tuple[str, str, int]], dict[int, str]]:
-    """The rule versions of the condition ``where`` (on ``edition`` and ``number``) with their
-    evidence's row, by edition then number, and each of those rows' JSON once."""
-    keys = db.execute(f"SELECT edition, number, features FROM rule_features WHERE {where} "
-                      "ORDER BY edition, number", values).fetchall()
-    wanted = sorted({found for _, _, found in keys})
+def read(db: sqlite3.Connection, editions: list[str],
+         sections: set[str] | None = None) -> tuple[list[tuple[str, list]], dict[int, str]]:
+    """``([(edition, [[number, evidence row], ...]), ...], {evidence row: its JSON})``: the rules
+    of ``editions`` (of ``sections`` only, when given), a section at a time, by edition then
+    section, and each evidence they have once."""
+    where, values = f"edition IN ({','.join('?' * len(editions))})", list(editions)
+    if sections is not None:
+        where += f" AND section IN ({','.join('?' * len(sections))})"
+        values += sorted(sections)
+    keys = [(edition, json.loads(rules)) for edition, rules in db.execute(
+        f"SELECT edition, rules FROM section_features WHERE {where} ORDER BY edition, section", values)]
+    wanted = sorted({found for _, rules in keys for _, found in rules})
     sets: dict[int, str] = {}
     for start in range(0, len(wanted), 500):
         chunk = wanted[start:start + 500]

@@ -173,11 +173,10 @@ class PageData:
             return features.held(self._db, editions)
 
     def feature_rows(self, editions: list[str], sections: set[str] | None = None) -> tuple[list[tuple], dict]:
-        """((edition, number, evidence id) of every rule version of ``editions`` (and ``sections``)
-        whose evidence is kept, by edition then number; evidence id -> its JSON)."""
-        where, values = _where(editions, sections)
+        """The rules of ``editions`` (and ``sections``) whose scoring evidence is kept, a section at a
+        time (:func:`kb.pages.features.read`)."""
         with self._lock:
-            return features.read(self._db, where, values)
+            return features.read(self._db, editions, sections)
 
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""

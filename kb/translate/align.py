@@ -52,10 +52,10 @@ class FeatureCache:
                 found.setdefault(rule.number, rule)
         return found
 
-    def seed(self, edition: str, number: str, found: Features) -> None:
-        """The features of rule ``number`` of edition ``edition`` (an id), computed before
+    def seed(self, edition: str, found: dict[str, Features]) -> None:
+        """The features of rules of edition ``edition`` (an id), by number, computed before
         (kept by the build: :mod:`kb.translate.kept`)."""
-        self._cache[(edition, number)] = found
+        self._cache.update(((edition, number), f) for number, f in found.items())
 
     def get(self, edition: Edition, number: str) -> Features | None:
         key = (edition.id, number)

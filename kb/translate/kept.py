@@ -110,10 +110,11 @@ def scoring_candidates(store, rows: list[dict], sections: set[str] | None = None
     by_id = {row["edition"]: Edition(id=row["edition"], language=row.get("language", "en"),
                                      effective_date=row.get("effective_date"), title="") for row in rows}
     cache, numbered = FeatureCache(), {}
-    for edition, number, found in keys:
-        rule = numbered.get(number)
-        if rule is None:  # (its number is all scoring reads of it: one Rule a number)
-            rule = numbered[number] = Rule(number=number, text="")
-        by_id[edition].rules.append(rule)
-        cache.seed(edition, number, decoded[found])
+    for edition, rules in keys:
+        for number, found in rules:
+            rule = numbered.get(number)
+            if rule is None:  # (its number is all scoring reads of it: one Rule a number)
+                rule = numbered[number] = Rule(number=number, text="")
+            by_id[edition].rules.append(rule)
+        cache.seed(edition, {number: decoded[found] for number, found in rules})
     return list(by_id.values()), cache
