@@ -33,6 +33,10 @@ the build wrote for exactly that build, instead of evaluating them per request.
     rules' mentions are stated once on their wording, :mod:`kb.rdf.mentions`), from what its
     wording mentions: ``page-wording-concepts``, one query for the whole KB (about 2 s), the rows
     of each wording in the query's order (by label; a tie of labels asks the store).
+  - for ``--base auto`` (the translation report's candidate English editions): every rule's
+    examples (``edition-examples-flagged`` over the whole KB, :mod:`.examples`) and, written by
+    the build's ``extra`` (:func:`kb.translate.kept.keep`), every English rule's scoring evidence
+    (:mod:`.features`).
   Not kept: the rows of ``rule-references`` for a rule that cites (one row per citation and rule
   version: over the whole KB one query of 10 s CPU, more than it saves the pages).
 - **From the build's memory**: the build hands :func:`write` the rows of ``page-structure``,
@@ -41,10 +45,11 @@ the build wrote for exactly that build, instead of evaluating them per request.
   so only the other queries ask the store; called without them (a test, another writer), it asks
   the store for all.
 - **Where**: ``DIR/pages-<stamp>.sqlite`` beside the build's ``DIR/data-<stamp>`` (sqlite3,
-  six tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
+  tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
   among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)
   -> its rules and their orders as JSON; lineage x query -> the rows as JSON; lineage x wording
-  (its index among those rows) -> its concepts as JSON; the changes by date). It is
+  (its index among those rows) -> its concepts as JSON; the changes by date; and the examples
+  and scoring evidence above). It is
   written after the store's swap under a temporary name and renamed into place: a reader
   never sees a half-written file, and since the name is the build's, never another build's
   data. Until it is there (the seconds after a swap), and for a remote store, the page runs

@@ -7,9 +7,12 @@ choose exactly as before.
   texts and examples (examples change under an unchanged text: 312 times among the twenty
   editions 2008-2011, so they are read per edition, not per wording);
 - every French text of the corpus: the base ``translation-report --base auto`` chooses from
-  the page data, its score, runner-up, ties and candidate count, are those the store's editions
-  give (the detection as it ran before, :func:`kb.translate.base.detect_base` over the same
-  date window of editions read from the store).
+  the page data -- scoring the English rules' features the build kept there
+  (:mod:`kb.translate.kept`), and scoring their texts read from it -- its score, runner-up,
+  ties and candidate count, are those the store's editions give (the detection as it ran
+  before, :func:`kb.translate.base.detect_base` over the same date window of editions read
+  from the store);
+- the features kept are those of the store's texts, for every rule of every English edition.
 """
 
 from __future__ import annotations
@@ -58,16 +61,37 @@ def test_every_french_text_chooses_the_base_it_chose_before(corpus_kb, from_stor
         fr = load_french([name], store)
         if not fr.rules:
             continue  # nothing to detect (a text without numbered rules)
-        data, *_ = translation_parts([name], newest, "auto", store, candidates="page data")
-        assert data["base"]["candidates_from"] == "page data", name
         chosen, _ = candidate_names(rows, fr.effective_date, "auto")
         best, score, runner, runner_score, scores = detect_base(fr, [from_store[e] for e in chosen], cache)
         tied = sorted(i for i, s in scores.items() if i != best and round(s, 9) == round(score, 9))
         before = {"base_detected": best, "candidates": len(chosen), "score": round(score, 4), "runner_up": runner,
                   "runner_up_score": round(runner_score, 4), "tied": len(tied), "tied_until": tied[-1] if tied else None}
-        after = {"base_detected": data["base_detected"], **{k: data["base"][k] for k in before if k != "base_detected"}}
+        for how in ("kept", "page data"):
+            data, *_ = translation_parts([name], newest, "auto", store, candidates=how)
+            assert data["base"]["candidates_from"] == "page data", name
+            after = {"base_detected": data["base_detected"],
+                     **{k: data["base"][k] for k in before if k != "base_detected"}}
+            if after != before:
+                changed[(name, how)] = (before, after)
         compared += 1
-        if after != before:
-            changed[name] = (before, after)
     assert compared >= 20
     assert not changed
+
+
+def test_the_features_kept_are_those_of_the_stores_texts(corpus_kb, from_store):
+    from rulekb.kb.translate.evidence import features
+    from rulekb.kb.translate.kept import scoring_candidates
+
+    store, _ = corpus_kb
+    rows = english_rows(store)
+    found = scoring_candidates(store, rows)
+    assert found is not None, "the corpus build kept no features"
+    editions, cache = found
+    assert [e.id for e in editions] == [row["edition"] for row in rows]
+    differing = []
+    for edition in editions:
+        stored = from_store[edition.id]
+        if sorted(r.number for r in edition.rules) != sorted(r.number for r in stored.rules) \
+                or any(cache.get(edition, r.number) != features(r.text, r.examples, "en") for r in stored.rules):
+            differing.append(edition.id)
+    assert not differing
