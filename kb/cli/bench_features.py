@@ -348,7 +348,8 @@ def _every_french(store: str | None, base: str, repeat: int, format: Format) -> 
     ratio = figures["first_over_again"]
     stdout.print(f"  first over second export (medians): x{ratio['wall']} wall, x{ratio['cpu']} CPU; "
                  f"first exports over 2 s wall: {len(figures['over_2_s_wall'])}"
-                 + (f" ({', '.join(figures['over_2_s_wall'])})" if figures["over_2_s_wall"] else ""),
+                 + (f" ({', '.join(figures['over_2_s_wall'][:5])}{', ...' if len(figures['over_2_s_wall']) > 5 else ''})"
+                    if figures["over_2_s_wall"] else ""),
                  highlight=False, markup=False)
     if figures["failed"]:
         fail(f"the export failed for {', '.join(figures['failed'])}")
