@@ -146,18 +146,6 @@ class PageData:
             return {e for e in editions if self._db.execute("SELECT 1 FROM rules WHERE edition = ? LIMIT 1",
                                                             (e,)).fetchone()}
 
-    def wording_texts(self, editions: list[str], sections: set[str] | None = None) -> dict[tuple[int, int], str | None]:
-        """(lineage, wording) -> the wording's text (None: its row has none), for every wording a
-        rule version of ``editions`` (and ``sections``) prints: each text once, taken out of the
-        lineage's ``lineage-versions`` rows by SQLite (not every row of them parsed in Python)."""
-        where, values = _where(editions, sections)
-        with self._lock:
-            return {(lineage, wording): text for lineage, wording, text in self._db.execute(
-                f"SELECT w.lineage, w.wording, json_extract(l.rows, '$[' || w.wording || '].text') "
-                f"FROM (SELECT DISTINCT lineage, wording FROM rules WHERE {where} "
-                f"AND lineage >= 0 AND wording IS NOT NULL) w "
-                f"JOIN lineage_rows l ON l.lineage = w.lineage AND l.query = 'lineage-versions'", values)}
-
     def examples(self, editions: list[str], sections: set[str] | None = None) -> dict[tuple[str, str], tuple] | None:
         """(edition, number) -> its examples in order, for every rule version of ``editions`` (and
         ``sections``) that has some; None when the file does not keep them (ask the store)."""
@@ -177,6 +165,18 @@ class PageData:
         time (:func:`kb.pages.features.read`)."""
         with self._lock:
             return features.read(self._db, editions, sections)
+
+    def wording_texts(self, editions: list[str], sections: set[str] | None = None) -> dict[tuple[int, int], str | None]:
+        """(lineage, wording) -> the wording's text (None: its row has none), for every wording a
+        rule version of ``editions`` (and ``sections``) prints: each text once, taken out of the
+        lineage's ``lineage-versions`` rows by SQLite (not every row of them parsed in Python)."""
+        where, values = _where(editions, sections)
+        with self._lock:
+            return {(lineage, wording): text for lineage, wording, text in self._db.execute(
+                f"SELECT w.lineage, w.wording, json_extract(l.rows, '$[' || w.wording || '].text') "
+                f"FROM (SELECT DISTINCT lineage, wording FROM rules WHERE {where} "
+                f"AND lineage >= 0 AND wording IS NOT NULL) w "
+                f"JOIN lineage_rows l ON l.lineage = w.lineage AND l.query = 'lineage-versions'", values)}
 
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""
