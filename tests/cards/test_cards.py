@@ -376,3 +376,20 @@ def test_reading_names_a_player_writes_them(tmp_path):
     assert read("does my clockmongose wind twice?") == ["Clockmongoose"]  # one long word, misspelt
     assert read("does my clockmongose wind twice?", lower_names=False) == []
     assert read("may I opt to wind twice?") == [] and read("may I cast Opt?") == ["Opt"]  # short: capitalised only
+
+
+def test_players_shorthand_in_lower_case_is_the_verb_not_the_card(tmp_path):
+    # a card written for this test, named like a player's verb ("blink": exile and return)
+    from rulekb.kb.cards import names
+    from rulekb.kb.cards.recognise import recognise
+    from rulekb.kb.search.card_words import Common
+
+    names.write(tmp_path, [{"name": "Blink", "slug": "blink", "type_line": "Sprocket", "concepts": {}}], {})
+    index = names.NameIndex(tmp_path)
+    common = Common({})
+
+    def read(question):
+        return [f.name for f in recognise(question, index, common)[0]]
+
+    assert read("if I blink my gadget, does it come back wound?") == []
+    assert read("can I cast Blink on my gadget?") == ["Blink"] and read("can I cast [blink] on it?") == ["Blink"]
