@@ -100,6 +100,10 @@ ABSORB_MARGIN = 0.1  # ... and this much more alike than anywhere else
 POINTED_LEAD = 0.4  # a free rule of the section an old rule points to, saying its first sentence this alike
 ROUNDS = 3  # rounds of the free rules' pairing, each seeing the pairs of the one before
 LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule (like containment)
+POINTER_SAID = 0.55  # a free rule where an old rule points, saying the sentence the pointer is about this alike ...
+POINTER_MARGIN = 0.15  # ... and this much more alike than any other rule there
+POINTER_TOKENS = 4  # a shorter pointer sentence fits many rules
+CHILDREN_SHARE = 0.75  # an old rule goes where at least this share of its subrules went, all under one rule
 
 
 def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False):
@@ -238,6 +242,8 @@ def moved(matching, context) -> None:
             break
     if matching.free_new():
         _pointed(matching, context)
+        _pointer_said(matching, context)
+    _children_went(matching, context)
 
 
 def _round(matching, context, vacant: tuple[Index, frozenset], todo: set[int] | None) -> set[int]:
@@ -386,4 +392,67 @@ def _pointed(matching, context) -> None:
                          and (i, j) not in matching.given_up), key=lambda r: (-r[0], r[1]))
         if ranked and ranked[0][0] >= POINTED_LEAD:
             edges.append((ranked[0][0], ranked[0][0], -i, -ranked[0][1]))
+    matching._greedy(edges, "moved")
+
+
+def _in_scope(number: str, pointed: set[str]) -> bool:
+    """Whether new rule ``number`` is one of the ``pointed`` rules or sections, or under one."""
+    return any(number == p or number.startswith(p + "." if len(p) == 3 else p) for p in pointed)
+
+
+def _pointer_said(matching, context) -> None:
+    """Pair an old rule still free in a section that moved with the free rule, among those
+    its pointer names (in the new numbering, with their subrules), that says the sentence the
+    pointer is about, at least ``POINTER_SAID`` alike and ``POINTER_MARGIN`` more than any
+    other rule there: a rule says where its subject is treated, and a sentence of it that moved
+    there keeps its words even when the rest of the rule was dropped ("Abilities don't have
+    card types ... Instead, there are various categories of abilities. (See rule 402 ...)" and
+    the abilities section's "There are four general categories of abilities")."""
+    old, new = matching.old, matching.new
+    free_new = set(matching.free_new())
+    edges = []
+    for i in matching.free_old():
+        if i in matching.headings or not _moved_section(matching, context, i):
+            continue
+        words = reminders.pointer_sentence(old.texts[i])
+        pointed = context.mapped_cites(i) if len(words) >= POINTER_TOKENS else set()
+        if not pointed:
+            continue
+        ranked = sorted(((reminders.said(matching, words, j), j) for j in range(len(new))
+                         if _in_scope(new.numbers[j], pointed) and (i, j) not in matching.given_up),
+                        key=lambda r: (-r[0], r[1]))
+        if not ranked or ranked[0][1] not in free_new or ranked[0][0] < POINTER_SAID:
+            continue
+        if len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + POINTER_MARGIN:
+            edges.append((ranked[0][0], ranked[0][0], -i, -ranked[0][1]))
+    matching._greedy(edges, "moved")
+
+
+def _children_went(matching, context) -> None:
+    """An old rule still free in a section that moved, whose subrules went (at least
+    ``CHILDREN_SHARE`` of them, two or more) to the subrules of one new rule in another
+    section, went to that rule: paired when it is free, else merged into it (see
+    :func:`merged`). The rule that introduces a list of cases is the rule that now
+    introduces them ("Some abilities trigger when creatures block or are blocked ...",
+    whose five cases are now the subrules of the declare-blockers step's rule on such
+    triggers), even when it shares few words with it."""
+    old, new = matching.old, matching.new
+    absorbed = matching.__dict__.setdefault("absorbed", {})
+    edges = []
+    for i in matching.free_old():
+        if i in matching.headings or i in absorbed or len(old.tokenset(i)) < MIN_TOKENS \
+                or not _moved_section(matching, context, i):
+            continue
+        children = old.children(i)
+        went = [new.parent[matching.o2n[k]] for k in children if k in matching.o2n]
+        if len(went) < 2 or went[0] is None or any(p != went[0] for p in went) \
+                or len(went) < CHILDREN_SHARE * len(children):
+            continue
+        j = went[0]
+        if new.section[j] == old.section[i] or (i, j) in matching.given_up:
+            continue
+        if j in matching.n2o:
+            absorbed[i] = j
+        else:
+            edges.append((1.0, 1.0, -i, -j))
     matching._greedy(edges, "moved")
