@@ -57,6 +57,10 @@ pairs put their neighbours' successors among the next round's structural candida
 a rule whose pair only its pointer supported goes, if still free, to the free rule of the
 section it points to that says its first sentence (:func:`_pointed`).
 
+Two last steps read the structure around a rule still free: the sentence its pointer to
+another rule is about, said by a free rule where it points (:func:`_pointer_said`, a merge
+link), and the one new rule all its subrules went under (:func:`_children_went`).
+
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
 paired only when it is free, its evidence clears
@@ -401,16 +405,19 @@ def _in_scope(number: str, pointed: set[str]) -> bool:
 
 
 def _pointer_said(matching, context) -> None:
-    """Pair an old rule still free in a section that moved with the free rule, among those
+    """Merge an old rule still free in a section that moved into the free rule, among those
     its pointer names (in the new numbering, with their subrules), that says the sentence the
     pointer is about, at least ``POINTER_SAID`` alike and ``POINTER_MARGIN`` more than any
     other rule there: a rule says where its subject is treated, and a sentence of it that moved
     there keeps its words even when the rest of the rule was dropped ("Abilities don't have
     card types ... Instead, there are various categories of abilities. (See rule 402 ...)" and
-    the abilities section's "There are four general categories of abilities")."""
+    the abilities section's "There are four general categories of abilities"). One sentence is
+    evidence of where the old rule went, not of what the new rule came from: a merge link (see
+    :func:`merged`), which leaves the new rule's own lineage (a split of the old abilities rule
+    on categories, there) to :mod:`kb.align.splits`."""
     old, new = matching.old, matching.new
     free_new = set(matching.free_new())
-    edges = []
+    absorbed = matching.__dict__.setdefault("absorbed", {})
     for i in matching.free_old():
         if i in matching.headings or not _moved_section(matching, context, i):
             continue
@@ -424,8 +431,7 @@ def _pointer_said(matching, context) -> None:
         if not ranked or ranked[0][1] not in free_new or ranked[0][0] < POINTER_SAID:
             continue
         if len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + POINTER_MARGIN:
-            edges.append((ranked[0][0], ranked[0][0], -i, -ranked[0][1]))
-    matching._greedy(edges, "moved")
+            absorbed[i] = ranked[0][1]
 
 
 def _children_went(matching, context) -> None:

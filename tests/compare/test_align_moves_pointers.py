@@ -1,5 +1,5 @@
-"""kb.align.moves, the last two steps: a free old rule goes to the free rule its pointer
-points to that says the sentence the pointer is about; a rule whose subrules all went under
+"""kb.align.moves, the last two steps: a free old rule is merged into the free rule its
+pointer points to that says the sentence the pointer is about; a rule whose subrules all went under
 one new rule goes to that rule (merged into it when it has a predecessor). Texts invented."""
 
 from __future__ import annotations
@@ -49,7 +49,10 @@ def test_the_pointer_sentence_is_the_one_before_the_pointer_or_the_one_holding_i
 
 def test_a_free_rule_goes_where_its_pointer_points_to_the_rule_saying_that_sentence():
     new = [(n.replace("212", "204"), t) for n, t in KEPT] + NEW_ABILITIES
-    assert _successors(KEPT + [POINTING] + ABILITIES, new)["212.3"] == "112.3"
+    alignment = align(_edition("en/2030-01-01", KEPT + [POINTING] + ABILITIES), _edition("en/2030-02-01", new))
+    assert alignment.successors()["212.3"] == "112.3"
+    # one sentence says where the old rule went, not what the new rule came from: a merge link
+    assert any(p.old == "212.3" and p.new == "112.3" and p.kind == "merged" for p in alignment.pairs)
     # without the pointer, nothing says where the rule went: it stays removed
     unpointed = (POINTING[0], POINTING[1].split(" (See")[0])
     assert _successors(KEPT + [unpointed] + ABILITIES, new)["212.3"] is None
