@@ -107,10 +107,12 @@ LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found 
 POINTER_SAID = 0.55  # a free rule where an old rule points, saying the sentence the pointer is about this alike ...
 POINTER_MARGIN = 0.15  # ... and this much more alike than any other rule there
 POINTER_TOKENS = 4  # a shorter pointer sentence fits many rules
+BLOCK = 0.12  # a left-over rule's candidate under a rule its section-mates went under (like the parent bonus)
 CHILDREN_SHARE = 0.75  # an old rule goes where at least this share of its subrules went, all under one rule
 
 
-def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False):
+def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False,
+          block: bool = False):
     """(evidence, new rule, similarity, containment) of old rule ``i``'s best candidate in
     ``pool``, or None when the best is in a section of the same number (no move: the
     earlier passes and :mod:`kb.align.splits` have judged the rule's own section) or no
@@ -125,7 +127,7 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
         if j not in members or (i, j) in given_up:
             continue
         sim = scorer.similarity(i, j)
-        bonus = context.bonus(i, j)
+        bonus = context.bonus(i, j) + (_block(matching, i, j) if block else 0.0)
         first = LEAD_WEIGHT * reminders.lead(matching, i, j) if leads else 0.0
         # the in-order share is at most the share of old tokens found at all: skip the
         # sequence matching when even that cannot reach the threshold or the best so far
@@ -140,6 +142,26 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
     if best is not None and new.section[best[1]] == old.section[i]:
         return None
     return best
+
+
+def _block(matching, i: int, j: int) -> float:
+    """``BLOCK`` when old rule ``i`` has no parent and new rule ``j``'s parent is the parent of
+    a rule that one of ``i``'s section-mates without parent went to: a section dissolved into a
+    few new rules' subrules, and its left-over rule is sought first among them (old 500.1,
+    defining the restrictions and requirements of attacking and blocking, whose section-mates went
+    to the subrules of 508.1 and 509.1: 508.1c). Only a free rule's candidates get it: a pair made
+    on position already counts position."""
+    old, new = matching.old, matching.new
+    if old.parent[i] is not None or new.parent[j] is None:
+        return 0.0
+    memo = matching.__dict__.setdefault("_block_parents", {})
+    key = (old.section[i], len(matching.o2n))
+    parents = memo.get(key)
+    if parents is None:
+        parents = memo[key] = {new.parent[j2] for k, j2 in matching.o2n.items()
+                               if old.section[k] == old.section[i] and old.parent[k] is None
+                               and new.parent[j2] is not None}
+    return BLOCK if new.parent[j] in parents else 0.0
 
 
 def _ranked(matching, context, i: int, pool: tuple[Index, frozenset]) -> list[tuple[float, int, float, float]]:
@@ -262,7 +284,7 @@ def _round(matching, context, vacant: tuple[Index, frozenset], todo: set[int] | 
     everything = None
     edges = []
     for i in free:
-        best = _best(matching, context, i, vacant, LONE_MIN)
+        best = _best(matching, context, i, vacant, LONE_MIN, block=True)
         if best is None:
             continue
         evidence, j, sim, held = best

@@ -86,3 +86,36 @@ def test_a_rule_whose_subrules_all_went_under_one_rule_is_merged_into_it():
 def test_subrules_that_went_to_different_rules_say_nothing_of_their_parent():
     new = BLOCKS_NEW[:2] + [("509.5", BLOCKS_NEW[3][1]), ("509.5a", BLOCKS_OLD[3][1])]
     assert _successors(BLOCKS_OLD, new)["410.9"] is None
+
+
+# Section 500 dissolved into the subrules of 508.1 and 509.1; its first rule is left over.
+DISSOLVED_OLD = [
+    ("500.1", "Some effects say a creature can't attack or block, or must, and these are called restrictions "
+              "and requirements."),
+    ("500.2", "The active player checks each creature for attack requirements while declaring attackers."),
+    ("500.3", "The defending player checks each creature for block requirements while declaring blockers."),
+]
+DISSOLVED_NEW = [
+    ("508.1", "First, the active player declares attackers, following the steps below in order."),
+    ("508.1c", "The active player checks each creature for attack restrictions."),
+    ("508.1d", DISSOLVED_OLD[1][1]),
+    ("509.1", "First, the defending player declares blockers, following the steps below in order."),
+    ("509.1b", DISSOLVED_OLD[2][1]),
+    ("510.1", "Something else entirely: each creature assigns combat damage equal to its power."),
+    ("510.1a", "An unblocked creature assigns its combat damage to the player or planeswalker it attacks."),
+]
+
+
+def test_a_left_over_rule_is_sought_among_the_subrules_its_section_mates_went_under():
+    from rulekb.kb.align import moves
+
+    from .test_align_moves import _matching
+
+    m, _ = _matching(DISSOLVED_OLD, DISSOLVED_NEW)
+    left_over = m.old.index["500.1"]
+    assert m.o2n[m.old.index["500.2"]] == m.new.index["508.1d"]
+    assert moves._block(m, left_over, m.new.index["508.1c"]) == moves.BLOCK  # under 508.1, as 500.2 went
+    assert moves._block(m, left_over, m.new.index["510.1a"]) == 0.0  # under a rule nobody went under
+    assert moves._block(m, left_over, m.new.index["510.1"]) == 0.0  # no parent
+    assert moves._block(m, m.old.index["500.2"], m.new.index["508.1"]) == 0.0
+    assert moves._block(m, left_over, m.new.index["509.1b"]) == moves.BLOCK  # under 509.1, as 500.3 went

@@ -42,7 +42,7 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     scores = score_gold(ROWS, editions, align)
     assert scores["restructure-2009-moves-held"]["correct"] >= 21, scores["restructure-2009-moves-held"]["misses"]
     assert scores["restructure-2009-moves-tune"]["correct"] >= 28, scores["restructure-2009-moves-tune"]["misses"]
-    assert scores["restructure-2009-moves-tune2"]["correct"] >= 34, scores["restructure-2009-moves-tune2"]["misses"]
+    assert scores["restructure-2009-moves-tune2"]["correct"] >= 37, scores["restructure-2009-moves-tune2"]["misses"]
     got = align(editions[PAIR[0]], editions[PAIR[1]]).successors()
     assert got["310.2c"] == "510.1c"  # combat damage: a blocked creature's damage, reworded, in 510
     assert got["408.2f"] == "405.6b"  # characteristic-defining abilities folded into the stack's rule
@@ -59,3 +59,4 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     assert got["200.5"] == "111.1"  # the spell definition, folded into 111.1: no longer put by position at 111.1b  # a permanent is a card or token on the battlefield: not the reminder's 403.3
     assert got["212.1a"] == "112.3"  # its pointer's sentence, said by the abilities section it points to
     assert got["410.9"] == "509.4"  # its five subrules all went under 509.4: merged into it
+    assert got["500.1"] == "508.1c"  # its section-mates went under 508.1 and 509.1: sought there first
