@@ -58,8 +58,10 @@ a rule whose pair only its pointer supported goes, if still free, to the free ru
 section it points to that says its first sentence (:func:`_pointed`).
 
 Two last steps read the structure around a rule still free: the sentence its pointer to
-another rule is about, said by a free rule where it points (:func:`_pointer_said`, a merge
-link), and the one new rule all its subrules went under (:func:`_children_went`).
+another rule is about, said by a free rule where it points (:func:`kb.align.structure.pointer_said`, a merge
+link), and the one new rule all its subrules went under (:func:`kb.align.structure.children_went`);
+in the rounds, a rule without a parent is sought first under the new rules its section-mates went
+under (:func:`kb.align.structure.block`).
 
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
@@ -80,7 +82,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from . import reminders
+from . import reminders, structure
 from .candidates import Index
 
 MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
@@ -104,11 +106,6 @@ ABSORB_MARGIN = 0.1  # ... and this much more alike than anywhere else
 POINTED_LEAD = 0.4  # a free rule of the section an old rule points to, saying its first sentence this alike
 ROUNDS = 3  # rounds of the free rules' pairing, each seeing the pairs of the one before
 LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule (like containment)
-POINTER_SAID = 0.55  # a free rule where an old rule points, saying the sentence the pointer is about this alike ...
-POINTER_MARGIN = 0.15  # ... and this much more alike than any other rule there
-POINTER_TOKENS = 4  # a shorter pointer sentence fits many rules
-BLOCK = 0.12  # a left-over rule's candidate under a rule its section-mates went under (like the parent bonus)
-CHILDREN_SHARE = 0.75  # an old rule goes where at least this share of its subrules went, all under one rule
 
 
 def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False,
@@ -127,7 +124,7 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
         if j not in members or (i, j) in given_up:
             continue
         sim = scorer.similarity(i, j)
-        bonus = context.bonus(i, j) + (_block(matching, i, j) if block else 0.0)
+        bonus = context.bonus(i, j) + (structure.block(matching, i, j) if block else 0.0)
         first = LEAD_WEIGHT * reminders.lead(matching, i, j) if leads else 0.0
         # the in-order share is at most the share of old tokens found at all: skip the
         # sequence matching when even that cannot reach the threshold or the best so far
@@ -142,26 +139,6 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
     if best is not None and new.section[best[1]] == old.section[i]:
         return None
     return best
-
-
-def _block(matching, i: int, j: int) -> float:
-    """``BLOCK`` when old rule ``i`` has no parent and new rule ``j``'s parent is the parent of
-    a rule that one of ``i``'s section-mates without parent went to: a section dissolved into a
-    few new rules' subrules, and its left-over rule is sought first among them (old 500.1,
-    defining the restrictions and requirements of attacking and blocking, whose section-mates went
-    to the subrules of 508.1 and 509.1: 508.1c). Only a free rule's candidates get it: a pair made
-    on position already counts position."""
-    old, new = matching.old, matching.new
-    if old.parent[i] is not None or new.parent[j] is None:
-        return 0.0
-    memo = matching.__dict__.setdefault("_block_parents", {})
-    key = (old.section[i], len(matching.o2n))
-    parents = memo.get(key)
-    if parents is None:
-        parents = memo[key] = {new.parent[j2] for k, j2 in matching.o2n.items()
-                               if old.section[k] == old.section[i] and old.parent[k] is None
-                               and new.parent[j2] is not None}
-    return BLOCK if new.parent[j] in parents else 0.0
 
 
 def _ranked(matching, context, i: int, pool: tuple[Index, frozenset]) -> list[tuple[float, int, float, float]]:
@@ -268,8 +245,8 @@ def moved(matching, context) -> None:
             break
     if matching.free_new():
         _pointed(matching, context)
-        _pointer_said(matching, context)
-    _children_went(matching, context)
+        structure.pointer_said(matching, context, lambda i: _moved_section(matching, context, i))
+    structure.children_went(matching, lambda i: _moved_section(matching, context, i), MIN_TOKENS)
 
 
 def _round(matching, context, vacant: tuple[Index, frozenset], todo: set[int] | None) -> set[int]:
@@ -420,67 +397,3 @@ def _pointed(matching, context) -> None:
             edges.append((ranked[0][0], ranked[0][0], -i, -ranked[0][1]))
     matching._greedy(edges, "moved")
 
-
-def _in_scope(number: str, pointed: set[str]) -> bool:
-    """Whether new rule ``number`` is one of the ``pointed`` rules or sections, or under one."""
-    return any(number == p or number.startswith(p + "." if len(p) == 3 else p) for p in pointed)
-
-
-def _pointer_said(matching, context) -> None:
-    """Merge an old rule still free in a section that moved into the free rule, among those
-    its pointer names (in the new numbering, with their subrules), that says the sentence the
-    pointer is about, at least ``POINTER_SAID`` alike and ``POINTER_MARGIN`` more than any
-    other rule there: a rule says where its subject is treated, and a sentence of it that moved
-    there keeps its words even when the rest of the rule was dropped ("Abilities don't have
-    card types ... Instead, there are various categories of abilities. (See rule 402 ...)" and
-    the abilities section's "There are four general categories of abilities"). One sentence is
-    evidence of where the old rule went, not of what the new rule came from: a merge link (see
-    :func:`merged`), which leaves the new rule's own lineage (a split of the old abilities rule
-    on categories, there) to :mod:`kb.align.splits`."""
-    old, new = matching.old, matching.new
-    free_new = set(matching.free_new())
-    absorbed = matching.__dict__.setdefault("absorbed", {})
-    for i in matching.free_old():
-        if i in matching.headings or not _moved_section(matching, context, i):
-            continue
-        words = reminders.pointer_sentence(old.texts[i])
-        pointed = context.mapped_cites(i) if len(words) >= POINTER_TOKENS else set()
-        if not pointed:
-            continue
-        ranked = sorted(((reminders.said(matching, words, j), j) for j in range(len(new))
-                         if _in_scope(new.numbers[j], pointed) and (i, j) not in matching.given_up),
-                        key=lambda r: (-r[0], r[1]))
-        if not ranked or ranked[0][1] not in free_new or ranked[0][0] < POINTER_SAID:
-            continue
-        if len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + POINTER_MARGIN:
-            absorbed[i] = ranked[0][1]
-
-
-def _children_went(matching, context) -> None:
-    """An old rule still free in a section that moved, whose subrules went (at least
-    ``CHILDREN_SHARE`` of them, two or more) to the subrules of one new rule in another
-    section, went to that rule: paired when it is free, else merged into it (see
-    :func:`merged`). The rule that introduces a list of cases is the rule that now
-    introduces them ("Some abilities trigger when creatures block or are blocked ...",
-    whose five cases are now the subrules of the declare-blockers step's rule on such
-    triggers), even when it shares few words with it."""
-    old, new = matching.old, matching.new
-    absorbed = matching.__dict__.setdefault("absorbed", {})
-    edges = []
-    for i in matching.free_old():
-        if i in matching.headings or i in absorbed or len(old.tokenset(i)) < MIN_TOKENS \
-                or not _moved_section(matching, context, i):
-            continue
-        children = old.children(i)
-        went = [new.parent[matching.o2n[k]] for k in children if k in matching.o2n]
-        if len(went) < 2 or went[0] is None or any(p != went[0] for p in went) \
-                or len(went) < CHILDREN_SHARE * len(children):
-            continue
-        j = went[0]
-        if new.section[j] == old.section[i] or (i, j) in matching.given_up:
-            continue
-        if j in matching.n2o:
-            absorbed[i] = j
-        else:
-            edges.append((1.0, 1.0, -i, -j))
-    matching._greedy(edges, "moved")

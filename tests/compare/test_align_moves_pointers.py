@@ -107,15 +107,15 @@ DISSOLVED_NEW = [
 
 
 def test_a_left_over_rule_is_sought_among_the_subrules_its_section_mates_went_under():
-    from rulekb.kb.align import moves
+    from rulekb.kb.align import structure
 
     from .test_align_moves import _matching
 
     m, _ = _matching(DISSOLVED_OLD, DISSOLVED_NEW)
     left_over = m.old.index["500.1"]
     assert m.o2n[m.old.index["500.2"]] == m.new.index["508.1d"]
-    assert moves._block(m, left_over, m.new.index["508.1c"]) == moves.BLOCK  # under 508.1, as 500.2 went
-    assert moves._block(m, left_over, m.new.index["510.1a"]) == 0.0  # under a rule nobody went under
-    assert moves._block(m, left_over, m.new.index["510.1"]) == 0.0  # no parent
-    assert moves._block(m, m.old.index["500.2"], m.new.index["508.1"]) == 0.0
-    assert moves._block(m, left_over, m.new.index["509.1b"]) == moves.BLOCK  # under 509.1, as 500.3 went
+    assert structure.block(m, left_over, m.new.index["508.1c"]) == structure.BLOCK  # under 508.1, as 500.2 went
+    assert structure.block(m, left_over, m.new.index["510.1a"]) == 0.0  # under a rule nobody went under
+    assert structure.block(m, left_over, m.new.index["510.1"]) == 0.0  # no parent
+    assert structure.block(m, m.old.index["500.2"], m.new.index["508.1"]) == 0.0
+    assert structure.block(m, left_over, m.new.index["509.1b"]) == structure.BLOCK  # under 509.1, as 500.3 went
