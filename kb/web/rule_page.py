@@ -167,6 +167,7 @@ def _edition_of(ctx: WebContext, rule_iri: str) -> str | None:
 
 
 COSTLY_DIFF = 0.02  # seconds: a diff that took longer is kept apart, out of the LRU's turnover
+COSTLY_HISTORY = 0.02  # seconds of CPU: a history whose diffs took longer is kept apart whole
 COSTLY_KEPT = 1024  # such diffs kept per process (the longest texts: a few lineages' wordings)
 LONGEST_HISTORIES = 32  # lineages whose diffs are computed before the port opens (keep_longest_diffs)
 _costly: dict[tuple[str, str], str] = {}
@@ -209,16 +210,23 @@ def keep_longest_diffs(store, lineages: int = LONGEST_HISTORIES) -> int:
     kept apart from the LRU's turnover (``rulekb serve`` does it before its port opens). The
     longest (the list of creature types, 205.3m: about 40 wordings of some 3,000 characters)
     is a quarter of a second of CPU, every other request of the process waiting behind it;
-    each of its diffs alone is too quick to be kept apart as costly. Returns the diffs kept."""
+    each of its diffs alone is too quick to be kept apart as costly (a history slow to diff as a
+    whole is kept whole when a page first computes it: :func:`history_view`). Returns the diffs
+    kept."""
     from ..service import longest_histories, page_store
 
     for edition, number in longest_histories(store, lineages):
         view = history_view(page_store(store, edition, number, USE_PAGE_DATA), edition, number, mark=False)
-        for _, old, new in _text_changes(view["periods"]):
-            if len(_costly) >= COSTLY_KEPT:
-                return len(_costly)
-            _costly[(old, new)] = _diff(old, new)
+        _keep(view["periods"])
     return len(_costly)
+
+
+def _keep(periods: list[dict]) -> None:
+    """The diffs of a history (computed: ``period["diff"]``) kept apart, as far as room is left."""
+    for period, old, new in _text_changes(periods):
+        if len(_costly) >= COSTLY_KEPT:
+            return
+        _costly[(old, new)] = period["diff"]
 
 
 def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
@@ -237,8 +245,11 @@ def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
         periods = history.periods(entries)
     for period in periods:
         period["current"] = mark and period["first"] <= edition <= period["last"] and period["number"] == number
+    started = time.thread_time()  # (CPU: a loaded machine does not make a history look slow)
     for period, old, new in _text_changes(periods):
         period["diff"] = _diff(old, new)
+    if time.thread_time() - started > COSTLY_HISTORY:  # slow as a whole (many wordings): kept whole
+        _keep(periods)
     names: list[dict] = []
     for entry in entries:
         if entry["number"] is None:

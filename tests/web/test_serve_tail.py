@@ -96,3 +96,24 @@ def test_the_longest_histories_diffs_are_kept_before_the_port_opens(numbers_kb, 
     view = rule_page.history_view(page_store(store, edition, number), edition, number)
     assert [p for p in view["periods"] if p.get("diff")]  # the page shows the diff, from what was kept
     rule_page._diff_kept.cache_clear()
+
+
+def test_a_history_slow_to_diff_as_a_whole_is_kept_whole(numbers_kb, monkeypatch):
+    """A history of many wordings, each diff too quick to be costly alone, all of them slow
+    together: kept whole the first time a page computes it (not again after the LRU turns over)."""
+    from rulekb.kb.service import longest_histories, page_store
+
+    store, _ = numbers_kb
+    monkeypatch.setattr(rule_page, "_costly", {})
+    rule_page._diff_kept.cache_clear()
+    edition, number = longest_histories(store, 1)[0]
+    monkeypatch.setattr(rule_page, "COSTLY_DIFF", 10.0)  # no diff is slow alone
+    monkeypatch.setattr(rule_page, "COSTLY_HISTORY", 10.0)  # nor a history as a whole
+    rule_page.history_view(page_store(store, edition, number), edition, number)
+    assert rule_page._costly == {}
+    rule_page._diff_kept.cache_clear()
+    monkeypatch.setattr(rule_page, "COSTLY_HISTORY", -1.0)  # every history is slow as a whole
+    view = rule_page.history_view(page_store(store, edition, number), edition, number)
+    diffs = {p["diff"] for p in view["periods"] if p.get("diff")}
+    assert diffs and set(rule_page._costly.values()) == diffs
+    rule_page._diff_kept.cache_clear()
