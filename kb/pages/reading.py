@@ -143,6 +143,21 @@ class PageData:
                 f"AND lineage >= 0 AND wording IS NOT NULL) w "
                 f"JOIN lineage_rows l ON l.lineage = w.lineage AND l.query = 'lineage-versions'", values)}
 
+    def longest_histories(self, limit: int) -> list[tuple[str, str]]:
+        """(edition, number) of the newest version of each of the ``limit`` lineages whose
+        wordings hold the most text (their ``lineage-versions`` rows, longest first): the
+        histories whose word diffs cost the most to compute."""
+        with self._lock:
+            lineages = [row[0] for row in self._db.execute(
+                "SELECT lineage FROM lineage_rows WHERE query = 'lineage-versions' ORDER BY length(rows) DESC, "
+                "lineage LIMIT ?", (limit,))]
+            if not lineages:
+                return []
+            newest = dict((lineage, (edition, number)) for lineage, edition, number in self._db.execute(
+                f"SELECT lineage, MAX(edition), number FROM rules WHERE lineage IN ({', '.join('?' * len(lineages))}) "
+                f"GROUP BY lineage", lineages))
+        return [newest[lineage] for lineage in lineages if lineage in newest]
+
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""
         if not self.has_changes:
