@@ -73,6 +73,28 @@ def _shared_tmp(factory) -> Path:
 
 _build = {}  # the corpus build this process started (tests.corpus_build), if any
 
+# The modules of corpus-KB tests that take longest (a test of 10-30 s, or many of a few seconds)
+# run first among those tests, longest first: the run ends on short tests on every worker,
+# not with one worker alone on a long one while the others have nothing left to take.
+_LONG_FIRST = {module: rank for rank, module in enumerate((
+    "tests/translate/test_report_lineages_corpus.py",
+    "tests/web/test_page_data.py",
+    "tests/rdf/test_kb_corpus.py",
+    "tests/translate/test_exchange_corpus.py",
+    "tests/store/test_kb_queries.py",
+    "tests/lineage/test_lineage_kb.py",
+    "tests/web/test_web_sparql.py",
+    "tests/search/test_dense.py",
+))}
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject's addopts): one worker more than the cores this process may use.
+    A worker often waits rather than computes (on a server it started, a subprocess's start,
+    a timeout, the corpus build before its first corpus test); the extra worker's tests take
+    the core meanwhile. Its cost is one more collection and one more set of session fixtures."""
+    return len(os.sched_getaffinity(0)) + 1
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
@@ -82,6 +104,7 @@ def pytest_collection_modifyitems(session, config, items):
     if not needing:
         return
     others = [item for item in items if "corpus_kb" not in getattr(item, "fixturenames", ())]
+    needing.sort(key=lambda item: _LONG_FIRST.get(item.nodeid.split("::")[0], len(_LONG_FIRST)))  # (stable)
     items[:] = others + needing
     found = corpus_dir()
     if found is not None and (found / "en").is_dir():
