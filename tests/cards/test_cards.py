@@ -156,6 +156,26 @@ def test_a_bad_card_file_fails_the_build_and_keeps_the_previous_store(tmp_path):
     assert card.returncode == 0 and card.json["name"] == "Brass Golem"  # the previous cards are kept
 
 
+def test_a_card_files_links_stay_cached_while_builds_use_other_card_files(tmp_path, monkeypatch):
+    """The links are kept per card file: builds with other card files in between (the tests'
+    dozens of small KBs) do not make a rebuild with the real file link its cards again."""
+    from rulekb.kb.build import build
+    from rulekb.kb.store.embedded import EmbeddedStore
+
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+    others = [tmp_path / "cards.json.gz", ATOMIC]  # two: a folder keeping its newest two held only these
+    others[0].write_bytes(gzip.compress(CARDS.read_bytes()))
+
+    def cached(card_file) -> bool:
+        report = build([str(RULES)], EmbeddedStore(tmp_path / "store"), reasoner="none", cards=str(card_file))
+        assert report.cards["cards"] > 0, report.cards
+        return report.cards["cached"]
+
+    assert cached(CARDS) is False
+    assert [cached(other) for other in others] == [False, False]
+    assert cached(CARDS) is True
+
+
 # -- rulekb card -------------------------------------------------------------------
 
 def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
