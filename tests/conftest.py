@@ -115,6 +115,30 @@ def pytest_collection_modifyitems(session, config, items):
             _build["child"] = child
 
 
+@pytest.hookimpl(trylast=True)  # (after the tmp_path plugin's: the run's temporary directory)
+def pytest_configure(config):
+    """The whole suite on workers (the README's and CI's command): the process that starts the
+    workers starts the corpus build now, before they start and collect (seconds of every
+    core), as the corpus tests wait for it. Other runs start it when a worker collects a test
+    that needs it (pytest_collection_modifyitems)."""
+    if not _whole_suite_on_workers(config):
+        return
+    found = corpus_dir()
+    if found is not None and (found / "en").is_dir():
+        from . import corpus_build
+
+        child = corpus_build.start(found, config._tmp_path_factory.getbasetemp())
+        if child is not None:
+            _build["child"] = child
+
+
+def _whole_suite_on_workers(config) -> bool:
+    return (not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
+            and config.args_source == pytest.Config.ArgsSource.TESTPATHS
+            and not any(config.getoption(name, None) for name in (
+                "keyword", "markexpr", "collectonly", "lf", "failedfirst", "stepwise", "deselect")))
+
+
 def pytest_unconfigure(config):
     child = _build.pop("child", None)
     if child is not None:  # another worker may still wait for it: let it finish
