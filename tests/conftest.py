@@ -92,8 +92,26 @@ def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (pyproject's addopts): one worker more than the cores this process may use.
     A worker often waits rather than computes (on a server it started, a subprocess's start,
     a timeout, the corpus build before its first corpus test); the extra worker's tests take
-    the core meanwhile. Its cost is one more collection and one more set of session fixtures."""
-    return len(os.sched_getaffinity(0)) + 1
+    the core meanwhile. Its cost is one more collection and one more set of session fixtures.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` says how many instead."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").isdigit():
+        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
+    return _cores() + 1
+
+
+def _cores() -> int:
+    """The cores this process may use: its CPU affinity, bounded by a cgroup's CPU quota (a
+    container given 2 CPUs of a 64-core host runs 3 workers, not 65)."""
+    import math
+
+    cores = len(os.sched_getaffinity(0))
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            cores = min(cores, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return cores
 
 
 @pytest.hookimpl(trylast=True)
