@@ -77,14 +77,16 @@ _build = {}  # the corpus build this process started (tests.corpus_build), if an
 # run first among those tests, longest first: the run ends on short tests on every worker,
 # not with one worker alone on a long one while the others have nothing left to take.
 _LONG_FIRST = {module: rank for rank, module in enumerate((
-    "tests/translate/test_report_lineages_corpus.py",
-    "tests/web/test_page_data.py",
     "tests/rdf/test_kb_corpus.py",
-    "tests/translate/test_exchange_corpus.py",
-    "tests/store/test_kb_queries.py",
+    "tests/translate/test_report_lineages_corpus.py",
+    "tests/translate/test_base_candidates_corpus.py",
+    "tests/web/test_page_data.py",
     "tests/lineage/test_lineage_kb.py",
-    "tests/web/test_web_sparql.py",
+    "tests/translate/test_exchange_corpus.py",
     "tests/search/test_dense.py",
+    "tests/timeline/test_timeline_corpus.py",
+    "tests/store/test_kb_queries.py",  # (many short ones after the long: they fill the other workers' gaps)
+    "tests/web/test_web_sparql.py",
 ))}
 
 
