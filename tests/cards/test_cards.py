@@ -156,6 +156,30 @@ def test_a_bad_card_file_fails_the_build_and_keeps_the_previous_store(tmp_path):
     assert card.returncode == 0 and card.json["name"] == "Brass Golem"  # the previous cards are kept
 
 
+def test_a_card_files_links_stay_cached_while_builds_use_other_card_files(tmp_path, monkeypatch):
+    """The links are kept per card file: builds with other card files in between (the tests'
+    dozens of small KBs) do not make a rebuild with the real file link its cards again."""
+    from rulekb.ingest.parse import parse_path
+    from rulekb.kb.cards import build as card_stage
+    from rulekb.kb.rdf import concepts as concept_layer
+
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+    editions = parse_path(RULES).editions  # what the build's cards stage is given
+    concepts = concept_layer.collect(editions)
+    matcher = concept_layer.Matcher(concepts, "en")
+    others = [tmp_path / "cards.json.gz", ATOMIC]  # two: a folder keeping its newest two held only these
+    others[0].write_bytes(gzip.compress(CARDS.read_bytes()))
+
+    def cached(card_file) -> bool:
+        found, report = card_stage.rows(card_stage.read(card_file), editions, concepts, matcher)
+        assert found and report["cards"] == len(found), report
+        return report["cached"]
+
+    assert cached(CARDS) is False
+    assert [cached(other) for other in others] == [False, False]
+    assert cached(CARDS) is True
+
+
 # -- rulekb card -------------------------------------------------------------------
 
 def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
