@@ -34,6 +34,7 @@ from .. import service
 RETRY_AFTER = "5"  # seconds a client (or balancer) should wait after a 503 here
 _HEALTH_EVERY = 1.0  # seconds a health answer is reused (a balancer polls every second or two)
 TOGETHER_WAIT = 120.0  # seconds a warm process waits for its siblings' warm-up before it listens alone
+ALIGN = 0.1  # seconds after the last sibling is warm at which they all listen
 POINT = "SELECT ?o WHERE {{ <{iri}> ?p ?o }} LIMIT 5"
 
 
@@ -201,11 +202,17 @@ async def listen_together(folder: str, processes: int, wait: float = TOGETHER_WA
         pass
     while time.monotonic() - started < wait:
         try:
-            if len(os.listdir(folder)) >= processes:
+            names = os.listdir(folder)
+            if len(names) >= processes:
+                # every sibling listens at one moment: the last one warm's + ALIGN seconds, read from
+                # the files' times (the polls below notice at different moments; a connection made
+                # between two processes' listens would stay on the first for its whole life)
+                last = max(os.stat(os.path.join(folder, name)).st_mtime for name in names)
+                await asyncio.sleep(max(0.0, last + ALIGN - time.time()))
                 break
         except OSError:  # the folder is gone (the server is stopping): listen, uvicorn stops soon
             break
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.005)
     return round(time.monotonic() - started, 2)
 
 

@@ -34,7 +34,8 @@ def test_a_warm_process_waits_for_its_siblings_before_it_listens(tmp_path):
     assert 0.25 <= waited < 5
     assert sorted(os.listdir(tmp_path)) == sorted(["1", str(os.getpid())])
     # a process started again later (one died) finds its siblings there and listens at once
-    assert asyncio.run(readiness.listen_together(str(tmp_path), 2)) < 0.1
+    # (once the moment all listen is past: its own file is the newest)
+    assert asyncio.run(readiness.listen_together(str(tmp_path), 2)) < readiness.ALIGN + 0.1
 
 
 def test_a_sibling_that_never_warms_does_not_keep_the_port_closed(tmp_path):
