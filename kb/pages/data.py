@@ -17,6 +17,7 @@ import pyoxigraph as ox
 from ..parallel import can_fork, workers
 from ..store import queries
 from . import changes
+from .keyed import CARDS, GOVERNED, KEYED, card_counts
 
 # the rule page's named queries answered per lineage: (edition, number) -> ?rule -> ?lineage,
 # and nothing else of ?rule after that anchor
@@ -35,7 +36,8 @@ NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", 
 # ``rule-concepts`` from what the wording mentions (page-wording-concepts), for a rule that states
 # no mention of its own
 WORDING_QUERIES = {"rule": "printed", "rule-concepts": "mentions"}
-ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES)
+# and with their rows kept for the rules page-flags names (kb.pages.keyed), and the card counts
+ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES, CARDS)
 # the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
 PLACED, *_KIND_BITS = (1, 2, 4, 8, 16, 32, 64)
 KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
@@ -43,7 +45,8 @@ SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the 
 PREFIX = "pages-"
 # the file's tables and columns: a file of another layout (written by another version of rulekb,
 # before an upgrade without a rebuild) is not read -- the pages ask the store until the next build
-LAYOUT = "3"  # 3: the flag bits of rule-references (cites) and rule-concepts (mentions), wording_concepts
+LAYOUT = "4"  # 3: the flag bits of rule-references (cites) and rule-concepts (mentions), wording_concepts;
+# 4: key_rows (the rows of the flagged keys), cards (cards-governed-count)
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
 _WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
 _SELECT = re.compile(r"\bSELECT(\s+DISTINCT)?\s", re.IGNORECASE)
@@ -149,7 +152,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         raise ValueError(f"page data: rows of {sorted(set(known) - set(KNOWABLE))} cannot be handed in")
     asked = {} if changes_only else {name: _answered(known[name]) if name in known else pool.submit(queries.run, name)
                                      for name in ("page-lineages", "page-structure", "page-flags",
-                                                  "page-wording-concepts", "edition-graphs")}
+                                                  "page-wording-concepts", "edition-graphs", GOVERNED)}
     changed_rows = pool.submit(changes.every_row)
     anchors = [] if changes_only else asked["page-lineages"].result()
     if progress is not None:  # a changes-only file reads no anchors or structure: say what it does instead
@@ -175,14 +178,15 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             twice.add(key)
         else:
             flagged[key] = flagged.get(key, 0) | KIND_BIT[row["what"]]
+    keyed = keyed_batches(pool, flagged)
     parents, groups = ({}, {}) if changes_only else _structure(asked["page-structure"].result(), twice)
     if progress is not None and not changes_only:
         progress(f"pages structure {len(parents)} rules in {len(groups)} groups")
     flags = {key: PLACED for key in parents}
     for key, bits in flagged.items():
         flags[key] = flags.get(key, 0) | bits
-    if total is not None:
-        total(3 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))  # anchors, structure, changes, batches
+    if total is not None:  # anchors, structure, changes, batches of lineages and of keys
+        total(3 + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH) + len(keyed))
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.unlink(missing_ok=True)
     db = sqlite3.connect(partial)
@@ -199,7 +203,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             CREATE TABLE wording_concepts (lineage INTEGER, wording INTEGER, rows BLOB,
                                            PRIMARY KEY (lineage, wording)) WITHOUT ROWID;
             CREATE TABLE lineages (id INTEGER PRIMARY KEY, iri TEXT);
-        """)
+        """ + KEYED_TABLES)
         # which lineage each number is: what build --add reads to bring the file up to date (kb.pages.incremental)
         db.executemany("INSERT INTO lineages VALUES (?, ?)", [(i, lineage) for lineage, i in lineage_ids.items()])
         keys = sorted(set(by_key) | set(flags))
@@ -230,6 +234,8 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             prefix, concept_rows = _wording_concepts(asked["page-wording-concepts"].result(), place)
             db.execute("INSERT INTO meta VALUES ('concept_prefix', ?)", (prefix,))
             db.executemany("INSERT INTO wording_concepts VALUES (?, ?, ?)", concept_rows)
+            write_keyed(db, keyed, progress)
+            write_cards(db, card_counts(asked[GOVERNED].result(), by_key, parents, twice))
         graphs = [] if changes_only else asked["edition-graphs"].result()
         db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
         wording_of = _wording_index(single, wordings, graphs)
@@ -362,3 +368,35 @@ def batch_rows(store, name: str, keys: list[tuple[str, str]]) -> dict[tuple[str,
         key = (row.pop("edition"), row.pop("number"))
         out.setdefault(key, []).append(row)
     return out
+
+
+# the rows of the flagged keys and the card counts (kb.pages.keyed)
+KEYED_TABLES = """
+    CREATE TABLE key_rows (edition TEXT, number TEXT, query TEXT, rows BLOB,
+                           PRIMARY KEY (edition, number, query)) WITHOUT ROWID;
+    CREATE TABLE cards (edition TEXT, number TEXT, cards INTEGER, PRIMARY KEY (edition, number)) WITHOUT ROWID;
+"""
+
+
+def keyed_batches(pool, flagged: dict[tuple[str, str], int]) -> list[tuple[str, list, Future]]:
+    """The rows of each KEYED query for the keys page-flags names for it, asked in batches."""
+    out = []
+    for name, kind in KEYED.items():
+        keys = sorted(key for key, bits in flagged.items() if bits & KIND_BIT[kind])
+        out += [(name, keys[start:start + BATCH], pool.submit(batch_rows, name, keys[start:start + BATCH]))
+                for start in range(0, len(keys), BATCH)]
+    return out
+
+
+def write_keyed(db, keyed: list[tuple[str, list, Future]], progress=None) -> None:
+    for name, keys, answer in keyed:
+        rows = answer.result()
+        db.executemany("INSERT OR REPLACE INTO key_rows VALUES (?, ?, ?, ?)",
+                       [(e, n, name, json.dumps(rows.get((e, n), []), ensure_ascii=False, separators=(",", ":")))
+                        for e, n in keys])
+        if progress is not None:
+            progress(f"pages {name} {len(keys)} rules")
+
+
+def write_cards(db, counts: dict[tuple[str, str], int | None]) -> None:
+    db.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?)", [(e, n, c) for (e, n), c in sorted(counts.items())])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..store import queries
 from . import changes
-from .data import (ANSWERED, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
+from .data import (ANSWERED, CARDS, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
                    UNCHAINED_QUERIES, WORDING_QUERIES, _digest, companion)
 
 
@@ -48,7 +48,17 @@ class PageData:
         if rule is False:
             rule = self.rule(edition, number)
         if name in NONEMPTY_QUERIES:  # page-flags names every key such a query has rows for
-            return None if rule is not None and rule[2] & KIND_BIT[NONEMPTY_QUERIES[name]] else []
+            if rule is None or not rule[2] & KIND_BIT[NONEMPTY_QUERIES[name]]:
+                return []
+            with self._lock:  # (kb.pages.keyed: the rows of the flagged keys)
+                row = self._db.execute("SELECT rows FROM key_rows WHERE edition = ? AND number = ? AND query = ?",
+                                       (edition, number, name)).fetchone()
+            return json.loads(row[0]) if row is not None else None
+        if name == CARDS:
+            with self._lock:
+                row = self._db.execute("SELECT cards FROM cards WHERE edition = ? AND number = ?",
+                                       (edition, number)).fetchone()
+            return [{"cards": str(row[0])}] if row is not None and row[0] is not None else None
         if name in WORDING_QUERIES:
             return self._from_wording(name, edition, number, rule)
         if name in STRUCTURE_QUERIES:
