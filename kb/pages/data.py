@@ -67,7 +67,7 @@ def _digest(text: str) -> str:
 
 def write(store, progress: Callable[[str], None] | None = None, target: Path | None = None,
           total: Callable[[int], None] | None = None, changes_only: bool = False,
-          known: dict[str, list[dict]] | None = None) -> dict:
+          known: dict[str, list[dict]] | None = None, build: str | None = None) -> dict:
     """Write the page data of ``store``'s current build (an embedded store) beside it (or
     into ``target``); returns {"file", "bytes", "keys", "lineages", "seconds"} ({} for a
     remote store). ``progress(message)`` hears each step: the anchor query, then each batch
@@ -76,14 +76,15 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     whole file costs 30 s: ``build --add``'s); the rule pages then ask the store.
     ``known``: the rows of some of the whole-store queries (:data:`KNOWABLE`) as the store
     would give them, from whoever just wrote it (the build, from its memory: 4.6 s of the
-    stage's 16 on the full KB); those queries are not asked."""
+    stage's 16 on the full KB); those queries are not asked. ``build``: the build the file is
+    for (default: the store's data directory; a remote store's copy: its manifest graph)."""
     if store.local_root is None:
         if total is not None:
             total(0)  # nothing to write: a remote store's pages ask it
         return {}
     pool = _Askers(store)
     try:
-        return _write(store, progress, target, total, changes_only, pool, known or {})
+        return _write(store, progress, target, total, changes_only, pool, known or {}, build)
     finally:  # a failure drops the queries still queued
         pool.shutdown()
 
@@ -141,7 +142,8 @@ def _answered(rows: list[dict]) -> Future:
     return done
 
 
-def _write(store, progress, target, total, changes_only, pool: _Askers, known: dict[str, list[dict]]) -> dict:
+def _write(store, progress, target, total, changes_only, pool: _Askers, known: dict[str, list[dict]],
+           build: str | None = None) -> dict:
     started = time.perf_counter()
     data_dir = store.data_dir()
     beside = target is None
@@ -212,7 +214,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
                         for (e, parent), members in sorted(groups.items())])
         kept = (changes.QUERY,) if changes_only else (*ANSWERED, changes.QUERY)
         db.executemany("INSERT INTO meta VALUES (?, ?)",
-                       [("build", data_dir.name), ("layout", LAYOUT), *((f"query:{name}", _digest(queries.get(name).text))
+                       [("build", build or data_dir.name), ("layout", LAYOUT), *((f"query:{name}", _digest(queries.get(name).text))
                                                     for name in kept)])
         wordings: dict[str, list[dict]] = {}  # lineage -> its lineage-versions rows (one per wording)
         for (name, start), answer in zip(batches, answers):  # written in order, as they come

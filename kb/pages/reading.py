@@ -25,6 +25,7 @@ class PageData:
         with self._lock:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         self.layout = meta.get("layout")
+        self.build = meta.get("build")  # the build it was written for (a remote store's: its manifest graph)
         self.concept_prefix = meta.get("concept_prefix", "")
         # only the queries whose text is still the one the rows came from
         current = {name for name in (*ANSWERED, changes.QUERY)
@@ -196,47 +197,53 @@ def _where(editions: list[str], sections: set[str] | None) -> tuple[str, list[st
             [*editions, *sorted(sections)])
 
 
-_OPEN: dict[str, PageData | None] = {}  # build (data directory) -> its page data, None: not there
-_LOOKED: dict[str, float] = {}
+_OPEN: dict[tuple[str, str], PageData | None] = {}  # (store, build) -> its page data, None: not there
+_LOOKED: dict[tuple[str, str], float] = {}
 _LOCK = threading.Lock()
 LOOK_EVERY = 1.0  # seconds between looks for a file not (yet) written
 
 
 def for_store(store) -> PageData | None:
-    """The page data of the build ``store`` reads now, or None (remote store, not written yet)."""
-    if getattr(store, "local_root", None) is None:
-        return None
+    """The page data of the build ``store`` reads now, or None (not written yet, or written for
+    another build of a remote store: kb.pages.remote)."""
+    remote = getattr(store, "local_root", None) is None
     try:
         build = store.build_id()
     except Exception:  # noqa: BLE001 - no store: the queries say so
         return None
     if build is None:
         return None
-    found = _OPEN.get(build)
+    key = (store.location, build)
+    found = _OPEN.get(key)
     if found is not None:
         return found
     now = time.monotonic()
     with _LOCK:
-        if build in _OPEN and _OPEN[build] is not None:
-            return _OPEN[build]
-        if now - _LOOKED.get(build, float("-inf")) < LOOK_EVERY:
+        if key in _OPEN and _OPEN[key] is not None:
+            return _OPEN[key]
+        if now - _LOOKED.get(key, float("-inf")) < LOOK_EVERY:
             return None
-        _LOOKED[build] = now
-        path = companion(Path(build))
+        _LOOKED[key] = now
+        if remote:
+            from .remote import file_for
+
+            path = file_for(store, build)
+        else:
+            path = companion(Path(build))
         opened = None
-        if path.is_file():
+        if path is not None and path.is_file():
             try:
                 opened = PageData(path)
             except sqlite3.Error:
                 opened = None
-            if opened is not None and opened.layout != LAYOUT:
+            if opened is not None and (opened.layout != LAYOUT or (remote and opened.build != build)):
                 opened.close()
                 opened = None
-        for other in [b for b in _OPEN if b != build]:  # an older build's file: closed
+        for other in [k for k in _OPEN if k[0] == key[0] and k != key]:  # an older build's file: closed
             old = _OPEN.pop(other)
             if old is not None:
                 old.close()
-        _OPEN[build] = opened
+        _OPEN[key] = opened
         return opened
 
 

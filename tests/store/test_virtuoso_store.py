@@ -72,7 +72,9 @@ def _one_error(result) -> str:
 def _env(virtuoso, tmp_path, **extra) -> dict:
     import os
 
-    return {**os.environ, "RULEKB_CACHE": str(tmp_path / "cache"), **virtuoso.env, **extra}
+    # (the remote store's local search index and page data: under XDG_DATA_HOME)
+    return {**os.environ, "RULEKB_CACHE": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data-home"),
+            **virtuoso.env, **extra}
 
 
 def test_urls_of_a_virtuoso_endpoint(virtuoso):
