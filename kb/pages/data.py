@@ -17,7 +17,7 @@ import pyoxigraph as ox
 from ..parallel import can_fork, workers
 from ..store import queries
 from . import changes
-from .keyed import CARDS, GOVERNED, KEYED, card_counts
+from .keyed import CARDS, GOVERNED, KEYED, TRANSLATED, card_counts
 
 # the rule page's named queries answered per lineage: (edition, number) -> ?rule -> ?lineage,
 # and nothing else of ?rule after that anchor
@@ -37,7 +37,9 @@ NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", 
 # no mention of its own
 WORDING_QUERIES = {"rule": "printed", "rule-concepts": "mentions"}
 # and with their rows kept for the rules page-flags names (kb.pages.keyed), and the card counts
-ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES, CARDS)
+# and, for the keys the rest leaves to the store, the rows of the page's queries (fallback_batches)
+ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES, CARDS,
+            TRANSLATED)
 # the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
 PLACED, *_KIND_BITS = (1, 2, 4, 8, 16, 32, 64)
 KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
@@ -246,6 +248,8 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
                        [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
                          parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
+        if not changes_only:  # the rows of what the above leaves to the store, key by key
+            write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs}))
         changed = changes.write(db, changed_rows.result())
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
@@ -398,6 +402,30 @@ def write_keyed(db, keyed: list[tuple[str, list, Future]], progress=None) -> Non
                         for e, n in keys])
         if progress is not None:
             progress(f"pages {name} {len(keys)} rules")
+
+
+def fallback_batches(pool, db, languages: dict[str, str | None],
+                     edition: str | None = None) -> list[tuple[str, list, Future]]:
+    """The rows of the page's queries for the keys the rest of the file leaves to the store
+    (kb.pages.keyed.FALLBACK: a rule not placed, or of no single lineage or known wording, or
+    with a printed number or a mention of its own; a French rule's rule-translation-of), asked
+    in batches (of ``edition``'s keys only, when given)."""
+    where = "" if edition is None else " WHERE edition = ?"
+    rows = db.execute(f"SELECT edition, number, lineage, flags, wording FROM rules{where}",
+                      () if edition is None else (edition,)).fetchall()
+    unsure = [(e, n) for e, n, lineage, flags, wording in rows
+              if not flags & PLACED or lineage is None or lineage == SEVERAL or wording is None]
+    need = {"rule": unsure + [(e, n) for e, n, _, flags, _ in rows if flags & PLACED and flags & KIND_BIT["printed"]],
+            "rule-concepts": unsure + [(e, n) for e, n, _, flags, _ in rows if flags & PLACED and flags & KIND_BIT["mentions"]],
+            "rule-siblings": [(e, n) for e, n, _, flags, _ in rows if not flags & PLACED],
+            TRANSLATED: [(e, n) for e, n, *_ in rows if languages.get(e) == "fr"]}
+    need["rule-children"] = need["rule-siblings"]
+    out = []
+    for name, keys in need.items():
+        keys = sorted(set(keys))
+        out += [(name, keys[start:start + BATCH], pool.submit(batch_rows, name, keys[start:start + BATCH]))
+                for start in range(0, len(keys), BATCH)]
+    return out
 
 
 def write_cards(db, counts: dict[tuple[str, str], int | None]) -> None:

@@ -5,6 +5,11 @@ page would otherwise ask the store for the rules that have any.
   ``rule-consistency``, for each (edition, number) page-flags names for them (about 150,000 of
   the full KB's 245,596 keys), by :func:`kb.pages.data.batch_rows` (the named query itself, a
   VALUES block of 200 keys): every other key has no row, as before.
+- the rows of ``rule``, ``rule-concepts``, ``rule-siblings`` and ``rule-children`` for the keys
+  the rest of the file leaves to the store (a rule not placed, of no single lineage or known
+  wording, with a printed number or a mention of its own: about 16,000 keys of the full KB), and
+  ``rule-translation-of`` for the French rules (:func:`kb.pages.data.fallback_batches`). Not the
+  lineage queries of a key of several lineages: a new edition changes them (``build --add``).
 - :data:`CARDS`: ``cards-governed-count`` of every placed rule, counted from the rows of
   ``page-cards-governed`` (each card with the lineage and the key of each rule governing it).
   The named query counts the distinct cards of the rules reached from the asked rule or its
@@ -18,6 +23,7 @@ from __future__ import annotations
 KEYED = {"rule-examples": "examples", "rule-referenced-by": "cited", "rule-consistency": "findings",
          "rule-references": "cites"}
 CARDS = "cards-governed-count"
+TRANSLATED = "rule-translation-of"  # a French rule's page: answered from the rows kept for the key only
 GOVERNED = "page-cards-governed"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..store import queries
 from . import changes
-from .data import (ANSWERED, CARDS, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
+from .data import (ANSWERED, CARDS, TRANSLATED, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
                    UNCHAINED_QUERIES, WORDING_QUERIES, _digest, companion)
 
 
@@ -46,6 +46,15 @@ class PageData:
         what :meth:`rule` gave for the key, when the caller has it already."""
         if name not in self.answers:
             return None
+        found = None if name == TRANSLATED else self._rows(name, edition, number, rule)
+        if found is not None or name in NONEMPTY_QUERIES or name == CARDS:
+            return found
+        with self._lock:  # what the rest leaves to the store: the rows kept for the key, if any
+            row = self._db.execute("SELECT rows FROM key_rows WHERE edition = ? AND number = ? AND query = ?",
+                                   (edition, number, name)).fetchone()
+        return json.loads(row[0]) if row is not None else None
+
+    def _rows(self, name: str, edition: str, number: str, rule: tuple | None | bool) -> list[dict] | None:
         if rule is False:
             rule = self.rule(edition, number)
         if name in NONEMPTY_QUERIES:  # page-flags names every key such a query has rows for
