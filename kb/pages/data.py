@@ -17,7 +17,7 @@ import pyoxigraph as ox
 from ..parallel import can_fork, workers
 from ..store import queries
 from . import changes
-from .keyed import CARDS, GOVERNED, KEYED, TRANSLATED, card_counts
+from .keyed import CARDS, EVERY, GOVERNED, KEYED, TRANSLATED, card_counts
 
 # the rule page's named queries answered per lineage: (edition, number) -> ?rule -> ?lineage,
 # and nothing else of ?rule after that anchor
@@ -156,7 +156,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         raise ValueError(f"page data: rows of {sorted(set(known) - set(KNOWABLE))} cannot be handed in")
     asked = {} if changes_only else {name: _answered(known[name]) if name in known else pool.submit(queries.run, name)
                                      for name in ("page-lineages", "page-structure", "page-flags",
-                                                  "page-wording-concepts", "edition-graphs", GOVERNED)}
+                                                  "page-wording-concepts", "edition-graphs", GOVERNED, EVERY)}
     changed_rows = pool.submit(changes.every_row)
     anchors = [] if changes_only else asked["page-lineages"].result()
     if progress is not None:  # a changes-only file reads no anchors or structure: say what it does instead
@@ -249,7 +249,8 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
                        [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
                          parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
         if not changes_only:  # the rows of what the above leaves to the store, key by key
-            write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs}))
+            write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs},
+                                             every=[(r["edition"], r["number"]) for r in asked[EVERY].result()]))
         changed = changes.write(db, changed_rows.result())
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
@@ -404,12 +405,13 @@ def write_keyed(db, keyed: list[tuple[str, list, Future]], progress=None) -> Non
             progress(f"pages {name} {len(keys)} rules")
 
 
-def fallback_batches(pool, db, languages: dict[str, str | None],
-                     edition: str | None = None) -> list[tuple[str, list, Future]]:
+def fallback_batches(pool, db, languages: dict[str, str | None], edition: str | None = None,
+                     every: list[tuple[str, str]] = ()) -> list[tuple[str, list, Future]]:
     """The rows of the page's queries for the keys the rest of the file leaves to the store
     (kb.pages.keyed.FALLBACK: a rule not placed, or of no single lineage or known wording, or
     with a printed number or a mention of its own; a French rule's rule-translation-of), asked
-    in batches (of ``edition``'s keys only, when given)."""
+    in batches (of ``edition``'s keys only, when given); and every query for a rule of ``every``
+    (page-rules) the file has no row of."""
     where = "" if edition is None else " WHERE edition = ?"
     rows = db.execute(f"SELECT edition, number, lineage, flags, wording FROM rules{where}",
                       () if edition is None else (edition,)).fetchall()
@@ -419,6 +421,11 @@ def fallback_batches(pool, db, languages: dict[str, str | None],
             "rule-concepts": unsure + [(e, n) for e, n, _, flags, _ in rows if flags & PLACED and flags & KIND_BIT["mentions"]],
             "rule-siblings": [(e, n) for e, n, _, flags, _ in rows if not flags & PLACED],
             TRANSLATED: [(e, n) for e, n, *_ in rows if languages.get(e) == "fr"]}
+    known = {(e, n) for e, n, *_ in rows}
+    unknown = [key for key in every if key not in known]
+    for name in ("rule", "rule-concepts", "rule-siblings"):
+        need[name] += unknown
+    need[TRANSLATED] += [key for key in unknown if languages.get(key[0]) == "fr"]
     need["rule-children"] = need["rule-siblings"]
     out = []
     for name, keys in need.items():

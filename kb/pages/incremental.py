@@ -46,7 +46,7 @@ from . import changes
 from .data import (BATCH, KIND_BIT, LAYOUT, LINEAGE_QUERIES, PLACED, SEVERAL, ANSWERED, _Askers, _digest,
                    _structure, _wording_concepts, _wording_index, batch_rows, companion, fallback_batches, keyed_batches, write,
                    write_cards, write_keyed)
-from .keyed import GOVERNED, card_counts_of_file
+from .keyed import EVERY, GOVERNED, card_counts_of_file
 
 _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
@@ -245,7 +245,8 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
                    [(e, n, ids[single_new[(e, n)]] if (e, n) in single_new else (SEVERAL if (e, n) in by_key else None),
                      parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
     write_keyed(db, keyed)
-    write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs}, edition))
+    write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs}, edition,
+                                     [(r["edition"], r["number"]) for r in _select(store, for_edition(EVERY, edition))]))
     db.execute("DELETE FROM cards")  # every count again: the cards now link to the newest English edition
     write_cards(db, card_counts_of_file(db, governed.result()))
     db.executescript("DROP INDEX IF EXISTS changes_by_date; DROP TABLE IF EXISTS changes;")

@@ -8,7 +8,8 @@ page would otherwise ask the store for the rules that have any.
 - the rows of ``rule``, ``rule-concepts``, ``rule-siblings`` and ``rule-children`` for the keys
   the rest of the file leaves to the store (a rule not placed, of no single lineage or known
   wording, with a printed number or a mention of its own: about 16,000 keys of the full KB), and
-  ``rule-translation-of`` for the French rules (:func:`kb.pages.data.fallback_batches`). Not the
+  ``rule-translation-of`` for the French rules, all of them for a rule the file has no row of
+  (``page-rules``: a French rule outside any lineage, not placed) (:func:`kb.pages.data.fallback_batches`). Not the
   lineage queries of a key of several lineages: a new edition changes them (``build --add``).
 - :data:`CARDS`: ``cards-governed-count`` of every placed rule, counted from the rows of
   ``page-cards-governed`` (each card with the lineage and the key of each rule governing it).
@@ -25,6 +26,7 @@ KEYED = {"rule-examples": "examples", "rule-referenced-by": "cited", "rule-consi
 CARDS = "cards-governed-count"
 TRANSLATED = "rule-translation-of"  # a French rule's page: answered from the rows kept for the key only
 GOVERNED = "page-cards-governed"
+EVERY = "page-rules"  # every rule's key: those the file knows nothing else of get the rows of every query
 
 
 def card_counts(governed: list[dict], lineages: dict[tuple[str, str], set[str]],
