@@ -68,21 +68,21 @@ def rule_page(ctx: WebContext, edition: str, number: str):
                      for r in run(paged, "rule-children", edition=edition, number=number)],
         "translations": _translations(ctx, edition, number, entry["language"], paged),
         "consistency": rule_consistency(paged, edition, number),  # the findings citing this rule
-        "cards_governed": _cards_governed(ctx, entry, edition, number),
+        "cards_governed": _cards_governed(paged, entry, edition, number),  # (the page data keeps the counts)
         **history_view(paged, edition, number),
     }
     values.update(_in_time(ctx, entry, values))
     return page(ctx, "rule.html", **values)
 
 
-def _cards_governed(ctx: WebContext, entry: dict, edition: str, number: str) -> int:
+def _cards_governed(store, entry: dict, edition: str, number: str) -> int:
     """How many cards (kb.cards) the rule governs: English rules only (cards are linked to the
     newest English edition and followed along lineages, which stay within a language)."""
     from ..service import cards_governed_count
 
     if entry.get("language") != "en":
         return 0
-    return cards_governed_count(ctx.store, edition, number)
+    return cards_governed_count(store, edition, number)
 
 
 def _in_time(ctx: WebContext, entry: dict, values: dict) -> dict:
