@@ -460,6 +460,15 @@ def page_store(store, edition: str, number: str, use: bool = True):
     return paged(store, edition, number, use)
 
 
+def longest_histories(store, limit: int) -> list[tuple[str, str]]:
+    """(edition, number) of a rule of each of the ``limit`` lineages whose wordings hold the
+    most text, from the build's page data (kb.pages); none without it."""
+    from .pages import for_store
+
+    data = for_store(store)
+    return data.longest_histories(limit) if data is not None else []
+
+
 # -- the dense arm of search (kb.search.dense) ----------------------------------------------
 
 def embed(store, action: str = "now", max_new: int | None = None, say=None):

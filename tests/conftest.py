@@ -73,6 +73,48 @@ def _shared_tmp(factory) -> Path:
 
 _build = {}  # the corpus build this process started (tests.corpus_build), if any
 
+# The modules of corpus-KB tests that take longest (a test of 10-30 s, or many of a few seconds)
+# run first among those tests, longest first: the run ends on short tests on every worker,
+# not with one worker alone on a long one while the others have nothing left to take.
+_LONG_FIRST = {module: rank for rank, module in enumerate((
+    "tests/rdf/test_kb_corpus.py",
+    "tests/translate/test_report_lineages_corpus.py",
+    "tests/translate/test_base_candidates_corpus.py",
+    "tests/web/test_page_data.py",
+    "tests/lineage/test_lineage_kb.py",
+    "tests/translate/test_exchange_corpus.py",
+    "tests/search/test_dense.py",
+    "tests/timeline/test_timeline_corpus.py",
+    "tests/store/test_kb_queries.py",  # (many short ones after the long: they fill the other workers' gaps)
+    "tests/web/test_web_sparql.py",
+))}
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject's addopts): one worker more than the cores this process may use.
+    A worker often waits rather than computes (on a server it started, a subprocess's start,
+    a timeout, the corpus build before its first corpus test); the extra worker's tests take
+    the core meanwhile. Its cost is one more collection and one more set of session fixtures.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` says how many instead."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").isdigit():
+        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
+    return _cores() + 1
+
+
+def _cores() -> int:
+    """The cores this process may use: its CPU affinity, bounded by a cgroup's CPU quota (a
+    container given 2 CPUs of a 64-core host runs 3 workers, not 65)."""
+    import math
+
+    cores = len(os.sched_getaffinity(0))
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            cores = min(cores, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return cores
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
@@ -82,6 +124,7 @@ def pytest_collection_modifyitems(session, config, items):
     if not needing:
         return
     others = [item for item in items if "corpus_kb" not in getattr(item, "fixturenames", ())]
+    needing.sort(key=lambda item: _LONG_FIRST.get(item.nodeid.split("::")[0], len(_LONG_FIRST)))  # (stable)
     items[:] = others + needing
     found = corpus_dir()
     if found is not None and (found / "en").is_dir():
@@ -90,6 +133,30 @@ def pytest_collection_modifyitems(session, config, items):
         child = corpus_build.start(found, _shared_tmp(config._tmp_path_factory))
         if child is not None:
             _build["child"] = child
+
+
+@pytest.hookimpl(trylast=True)  # (after the tmp_path plugin's: the run's temporary directory)
+def pytest_configure(config):
+    """The whole suite on workers (the README's and CI's command): the process that starts the
+    workers starts the corpus build now, before they start and collect (seconds of every
+    core), as the corpus tests wait for it. Other runs start it when a worker collects a test
+    that needs it (pytest_collection_modifyitems)."""
+    if not _whole_suite_on_workers(config):
+        return
+    found = corpus_dir()
+    if found is not None and (found / "en").is_dir():
+        from . import corpus_build
+
+        child = corpus_build.start(found, config._tmp_path_factory.getbasetemp())
+        if child is not None:
+            _build["child"] = child
+
+
+def _whole_suite_on_workers(config) -> bool:
+    return (not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
+            and config.args_source == pytest.Config.ArgsSource.TESTPATHS
+            and not any(config.getoption(name, None) for name in (
+                "keyword", "markexpr", "collectonly", "lf", "failedfirst", "stepwise", "deselect")))
 
 
 def pytest_unconfigure(config):

@@ -1,10 +1,11 @@
 """The corpus KB of the ``corpus_kb`` fixture: built once per test run, in the background.
 
 A full build of the corpus takes minutes, and every pytest process (each xdist worker)
-would build its own. Instead the first process that collects a test needing it starts
-one build, in a subprocess (``python -m tests.corpus_build CORPUS DIR``), into a
-directory all the run's processes share (the parent of each worker's temporary
-directory). The tests that do not need it run meanwhile (conftest orders them first);
+would build its own. Instead one build is started, in a subprocess (``python -m
+tests.corpus_build CORPUS DIR``), into a directory all the run's processes share (the parent
+of each worker's temporary directory): by the process that starts the workers when the whole
+suite runs (before they start and collect), else by the first process that collects a test
+needing it. The tests that do not need it run meanwhile (conftest orders them first);
 ``corpus_kb`` waits for the build to finish and opens the store read-only, with the
 build's report read back from a pickle the build wrote. A failed build fails every test
 that needs it, with the end of the build's log.

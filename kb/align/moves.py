@@ -57,6 +57,12 @@ pairs put their neighbours' successors among the next round's structural candida
 a rule whose pair only its pointer supported goes, if still free, to the free rule of the
 section it points to that says its first sentence (:func:`_pointed`).
 
+Two last steps read the structure around a rule still free: the sentence its pointer to
+another rule is about, said by a free rule where it points (:func:`kb.align.structure.pointer_said`, a merge
+link), and the one new rule all its subrules went under (:func:`kb.align.structure.children_went`);
+in the rounds, a rule without a parent is sought first under the new rules its section-mates went
+under (:func:`kb.align.structure.block`).
+
 Only a move counts: when the best candidate is in the section of the old rule's
 own number, the rule is left as the earlier passes left it. The best candidate is
 paired only when it is free, its evidence clears
@@ -76,7 +82,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from . import reminders
+from . import reminders, structure
 from .candidates import Index
 
 MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
@@ -102,7 +108,8 @@ ROUNDS = 3  # rounds of the free rules' pairing, each seeing the pairs of the on
 LEAD_WEIGHT = 0.75  # a weak pair's repair: the old rule's first sentence found in the new rule (like containment)
 
 
-def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False):
+def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float = MOVE_MIN, leads: bool = False,
+          block: bool = False):
     """(evidence, new rule, similarity, containment) of old rule ``i``'s best candidate in
     ``pool``, or None when the best is in a section of the same number (no move: the
     earlier passes and :mod:`kb.align.splits` have judged the rule's own section) or no
@@ -117,7 +124,7 @@ def _best(matching, context, i: int, pool: tuple[Index, frozenset], floor: float
         if j not in members or (i, j) in given_up:
             continue
         sim = scorer.similarity(i, j)
-        bonus = context.bonus(i, j)
+        bonus = context.bonus(i, j) + (structure.block(matching, i, j) if block else 0.0)
         first = LEAD_WEIGHT * reminders.lead(matching, i, j) if leads else 0.0
         # the in-order share is at most the share of old tokens found at all: skip the
         # sequence matching when even that cannot reach the threshold or the best so far
@@ -238,6 +245,8 @@ def moved(matching, context) -> None:
             break
     if matching.free_new():
         _pointed(matching, context)
+        structure.pointer_said(matching, context, lambda i: _moved_section(matching, context, i))
+    structure.children_went(matching, lambda i: _moved_section(matching, context, i), MIN_TOKENS)
 
 
 def _round(matching, context, vacant: tuple[Index, frozenset], todo: set[int] | None) -> set[int]:
@@ -252,7 +261,7 @@ def _round(matching, context, vacant: tuple[Index, frozenset], todo: set[int] | 
     everything = None
     edges = []
     for i in free:
-        best = _best(matching, context, i, vacant, LONE_MIN)
+        best = _best(matching, context, i, vacant, LONE_MIN, block=True)
         if best is None:
             continue
         evidence, j, sim, held = best
@@ -387,3 +396,4 @@ def _pointed(matching, context) -> None:
         if ranked and ranked[0][0] >= POINTED_LEAD:
             edges.append((ranked[0][0], ranked[0][0], -i, -ranked[0][1]))
     matching._greedy(edges, "moved")
+

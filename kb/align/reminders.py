@@ -101,6 +101,23 @@ def _own_sentences(text: str) -> list[list[str]]:
     return [t for t in (tokens(s) for s in sentences(own if own is not None else text)) if t]
 
 
+def pointer_sentence(text: str) -> list[str]:
+    """The tokens of the sentence a rule's pointer to another rule is about: the sentence
+    before a parenthetical pointer ("Instead, there are various categories of abilities.
+    (See rule 402, \"Abilities.\")"), or the sentence holding the cited number, without its
+    parenthetical; empty when the rule cites nothing or the pointer sentence is only a pointer
+    or a reminder in parentheses."""
+    found = sentences(text)
+    for k, sentence in enumerate(found):
+        if not CITED.search(sentence):
+            continue
+        if sentence.startswith("("):
+            return tokens(found[k - 1]) if k > 0 and not found[k - 1].startswith("(") else []
+        own = _PARENTHETICAL.sub(" ", sentence).strip()
+        return [] if _POINTER.match(own) else tokens(own)
+    return []
+
+
 def first_tokens(matching, i: int) -> list[str]:
     """The tokens of old rule ``i``'s first sentence of its own."""
     memo = matching.__dict__.setdefault("_sentences", {})
@@ -111,6 +128,15 @@ def first_tokens(matching, i: int) -> list[str]:
     return first
 
 
+def said(matching, words: list[str], j: int) -> float:
+    """How alike the token list ``words`` is to the most alike sentence of new rule ``j``."""
+    memo = matching.__dict__.setdefault("_sentences", {})
+    theirs = memo.get(("new", j))
+    if theirs is None:
+        theirs = memo[("new", j)] = _own_sentences(matching.new.texts[j])
+    return max((similarity(matching.scorer, words, s) for s in theirs), default=0.0)
+
+
 def lead(matching, i: int, j: int) -> float:
     """How alike old rule ``i``'s first sentence of its own is to the most alike sentence
     of new rule ``j``: what a rule says first is what it is about, and when a rule was
@@ -118,11 +144,7 @@ def lead(matching, i: int, j: int) -> float:
     even if the whole texts share little ("A player who controls an attacking creature
     with banding chooses how combat damage is assigned ..." and the banding rule saying
     who chooses the damage assignment)."""
-    memo = matching.__dict__.setdefault("_sentences", {})
     first = first_tokens(matching, i)
-    theirs = memo.get(("new", j))
-    if theirs is None:
-        theirs = memo[("new", j)] = _own_sentences(matching.new.texts[j])
     if len(first) < LEAD_TOKENS:
         return 0.0
-    return max((similarity(matching.scorer, first, s) for s in theirs), default=0.0)
+    return said(matching, first, j)

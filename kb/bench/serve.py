@@ -42,7 +42,7 @@ import pyoxigraph as ox
 
 from ..errors import KBError
 from ..rdf.iris import Minter
-from .serve_servers import (Server, loaded_libraries, start_oxigraph, start_rdflib_endpoint, start_rulekb, stop_servers,
+from .serve_servers import (Server, children_cpu_seconds, loaded_libraries, start_oxigraph, start_rdflib_endpoint, start_rulekb, stop_servers,
                             terminate_as_exit)
 
 PREFIX = "PREFIX rk: <https://w3id.org/rulekb#>\n"
@@ -326,12 +326,14 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
                         run_wrk(server.root, paths, scenario.accept, workdir, duration=warmup, threads=threads,
                                 connections=scenario.connections or connections)
                     before, cpu_before = server.rss_mb(), server.cpu_seconds()
+                    each_before = children_cpu_seconds(server.pid) if _is_ours(server.name) else {}
                     row = run_wrk(server.root, paths, scenario.accept, workdir,
                                   duration=scenario.duration or duration, threads=threads,
                                   connections=scenario.connections or connections)
                     # CPU per request of the server's processes: what a request costs, whatever
                     # share of the cores the server got on a busy machine (wrk's own CPU not counted)
                     cpu = server.cpu_seconds() - cpu_before
+                    row["cpu_shares"] = _shares(each_before, children_cpu_seconds(server.pid))
                     row.update(scenario=scenario.name, server=server.name, urls=len(paths),
                                rss_mb_before=round(before, 1), rss_mb_after=round(server.rss_mb(), 1),
                                cpu_ms_per_request=round(cpu * 1000 / row["requests"], 3) if row["requests"] else None)
@@ -345,6 +347,14 @@ def bench_serve(store, store_location: str, edition: str, base: str, *, duration
     figures["load_average"]["end"] = round(os.getloadavg()[0], 2)
     _judge(figures, scenarios)
     return figures
+
+
+def _shares(before: dict[int, float], after: dict[int, float]) -> list[float]:
+    """Each server process's share of the CPU its server spent (busiest first): a load all on one
+    process of two (kept-alive connections that landed there) shows as [1.0, 0.0]."""
+    spent = [after[pid] - before[pid] for pid in after if pid in before]
+    total = sum(spent)
+    return sorted((round(x / total, 2) for x in spent), reverse=True) if len(spent) > 1 and total > 0 else []
 
 
 def _judge(figures: dict, scenarios: list[Scenario]) -> None:

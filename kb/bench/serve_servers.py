@@ -99,6 +99,18 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def children_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU seconds of each child of ``pid`` with its own descendants (``rulekb serve``'s server
+    processes, each with its query workers)."""
+    children = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return {child: cpu_seconds(child) for child in children}
+
+
 def loaded_libraries(pid: int) -> set[str]:
     """Which of uvloop / httptools the server's processes have loaded (uvicorn's 'auto' picks)."""
     found = set()

@@ -196,12 +196,16 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
         with stages.stage("index", total=1):
             report.search.update(swap_local(remote_root(store.location), write_index))
     from ..pages import write as write_pages
+    from ..pages.remote import write_beside
     from ..translate.kept import keep as keep_evidence
 
-    with stages.stage("pages") as stage:  # kb.pages: beside the build now current (embedded stores)
-        report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total,
-                                   known=page_rows.result() if page_rows is not None else None,
-                                   extra=keep_evidence)
+    with stages.stage("pages") as stage:  # kb.pages: beside the build now current; a remote store's, locally
+        if indexing is None:
+            report.pages = write_beside(store, parts, stages.callback_for(stage), total=stage.set_total)
+        else:
+            report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total,
+                                       known=page_rows.result() if page_rows is not None else None,
+                                       extra=keep_evidence)
     report.seconds = time.perf_counter() - started
     report.stages, report.stage_cpu = in_order(stages.seconds), in_order(stages.cpu)
     report.load_average = load_average()

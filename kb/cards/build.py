@@ -10,7 +10,9 @@ Each card becomes a row (plain JSON) with its Oracle text, faces, keywords, type
 ability shapes, the concepts it mentions and the rules of the newest complete English
 edition that govern it (:mod:`.link`); the rows are cached under ``$RULEKB_CACHE/cards-linked``
 by the card file's bytes, that edition's rules, the concepts' labels and this code, so a
-rebuild with the same inputs reads them back instead of linking 30,000 cards again.
+rebuild with the same inputs reads them back instead of linking 30,000 cards again (a folder
+per card file, so builds with other card files, such as the tests' small ones, do not push
+the real file's links out).
 """
 
 from __future__ import annotations
@@ -92,10 +94,13 @@ def rows(loaded: Loaded | None, editions: list, concepts: dict, matcher) -> tupl
     key = _digest(loaded.digest, edition, concepts)
     from ..json_cache import cache_folder, write_json
 
-    folder = cache_folder("cards-linked")
+    # a folder per card file, each keeping its own newest links: the small invented card files
+    # the tests build with (dozens of KBs a run) no longer push the real file's links out
+    folder = cache_folder("cards-linked") / loaded.digest[:16]
     cached = folder / f"{key}.json"
     try:
         found = json.loads(cached.read_text(encoding="utf-8"))
+        _touch(folder)  # (read: recently used, kept before the card files not used since)
         return found, {"cards": len(found), "file": path, "edition": edition.id, "cached": True,
                        "seconds": round(time.perf_counter() - started, 2)}
     except (OSError, ValueError):
@@ -109,8 +114,36 @@ def rows(loaded: Loaded | None, editions: list, concepts: dict, matcher) -> tupl
         links = link(card, vocab)
         out.append(_row(card, links, governing(links, vocab), _slug(card.name, slugs), edition.id))
     write_json(folder, cached, out, keep=2)
+    _keep_newest_folders(folder.parent, CARD_FILES_KEPT)
     return out, {"cards": len(out), "file": path, "edition": edition.id, "shape": loaded.file.shape,
                  "cached": False, "seconds": round(time.perf_counter() - started, 2)}
+
+
+CARD_FILES_KEPT = 8  # card files whose links are kept (the real one, a fetched one, the tests' few)
+
+
+def _keep_newest_folders(parent: Path, keep: int) -> None:
+    """Only the ``keep`` most recently used card files' folders stay (and no file of the older
+    layout, where the links of every card file shared one folder)."""
+    import shutil
+
+    try:
+        entries = sorted(parent.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    folders = [p for p in entries if p.is_dir()]
+    for old in folders[keep:] + [p for p in entries if p.suffix == ".json"]:
+        try:
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
+        except OSError:
+            pass
+
+
+def _touch(folder: Path) -> None:
+    try:
+        os.utime(folder)
+    except OSError:
+        pass
 
 
 def _bytes(path: Path) -> bytes:

@@ -106,6 +106,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if tried >= _MISSPELT_TRIES:
                 break
             if (len(key) >= _MISSPELT_ONE_WORD and key not in common and " " not in key
+                    and key not in getattr(common, "players_words", ())
                     and not any(a <= start < b for a, b in covered) and index.lookup(key) is None):
                 tried += 1
                 card = index.near(w, cutoff=_MISSPELT_CUTOFF)
@@ -125,7 +126,8 @@ def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, 
 def _plausible(span, normed: list[str], common, lower_names: bool = True) -> bool:
     if len(span) == 1:  # capitalised, or a word that is no word of the rules nor of questions ("stifle")
         return normed[0] not in common and (span[0][0][:1].isupper()
-                                            or (lower_names and len(normed[0]) >= _LOWER_ONE_WORD))
+                                            or (lower_names and len(normed[0]) >= _LOWER_ONE_WORD
+                                                and normed[0] not in getattr(common, "players_words", ())))
     if any(w[:1].isupper() for w, _, _ in span):
         return True
     return not all(w in common or w in _JOINERS for w in normed)

@@ -371,6 +371,10 @@ def _print_serve_figures(figures: dict) -> None:
                       *(f"x{cpu_ratios[n]:,.2f}" if n in cpu_ratios else "" for n in ours),
                       f"{row['rss_mb_before']:.0f} -> {row['rss_mb_after']:.0f}")
     Console(width=max(stdout.width, 130)).print(table)  # as wide as its rows, even in a pipe
+    shares = [f"{r['scenario']} {'/'.join(f'{x:.2f}' for x in r['cpu_shares'])}" for r in figures["rows"]
+              if r.get("cpu_shares")]
+    if shares:
+        stdout.print("share of the CPU of each rulekb server process: " + ", ".join(shares), highlight=False, markup=False)
     for name, server in figures["servers"].items():
         libraries = ", ".join(server["libraries"]) or "neither uvloop nor httptools"
         first = ", ".join(f"{k} {v:,.0f}" for k, v in server["first_answer_ms"].items())

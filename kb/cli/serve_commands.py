@@ -39,6 +39,7 @@ _ENV = {
     "cache": "RULEKB_SERVE_CACHE",
     "query_workers": "RULEKB_SERVE_QUERY_WORKERS",
     "cache_sparql": "RULEKB_SERVE_CACHE_SPARQL",
+    "together": "RULEKB_SERVE_TOGETHER",  # "N:FOLDER": listen once N processes are warm (set by _supervise)
 }
 
 
@@ -56,7 +57,7 @@ UVICORN_LIMITS = {
 
 
 def build_app(store, base_iri: str | None, *, max_rows: int, timeout: float, cache: int, query_workers: int,
-              cache_sparql: bool = True):
+              cache_sparql: bool = True, together: tuple[str, int] | None = None):
     """The app of one process: kb.web's app, behind the response cache unless ``cache`` is 0,
     behind :class:`kb.web.readiness.Ready` (warm before listening, ``/healthz``)."""
     from ..web.app import create_app
@@ -67,7 +68,7 @@ def build_app(store, base_iri: str | None, *, max_rows: int, timeout: float, cac
     base = web_app.state.ctx.base
     if cache:
         web_app = with_response_cache(web_app, store, max_entries=cache, sparql=cache_sparql)
-    return Ready(web_app, store, base)
+    return Ready(web_app, store, base, together)
 
 
 def cpus() -> int:
@@ -106,8 +107,12 @@ def serve_process(host: str, port: int) -> None:
 
 
 def _supervise(host: str, port: int, workers: int) -> None:
-    """``workers`` server processes; one that dies is started again; SIGTERM or SIGINT stops them all."""
+    """``workers`` server processes; one that dies is started again; SIGTERM or SIGINT stops them all.
+    They listen together, once all are warm (kb.web.readiness.listen_together): a load that
+    starts at once then spreads over all of them."""
+    import shutil
     import subprocess
+    import tempfile
 
     argv = [sys.executable, "-c", "import sys; from rulekb.kb.cli.serve_commands import serve_process; "
             "serve_process(sys.argv[1], int(sys.argv[2]))", host, str(port)]
@@ -118,6 +123,8 @@ def _supervise(host: str, port: int, workers: int) -> None:
         stopping.append(signum)
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    together = tempfile.mkdtemp(prefix="rulekb-serve-warm-")
+    os.environ[_ENV["together"]] = f"{workers}:{together}"
     try:
         children = [subprocess.Popen(argv) for _ in range(workers)]
         failures: list[float] = []
@@ -144,6 +151,8 @@ def _supervise(host: str, port: int, workers: int) -> None:
                 child.wait()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        os.environ.pop(_ENV["together"], None)
+        shutil.rmtree(together, ignore_errors=True)
 
 
 def app_from_env():
@@ -151,6 +160,7 @@ def app_from_env():
     from ..service import open_store
 
     env = os.environ
+    count, _, folder = env.get(_ENV["together"], "").partition(":")
     return build_app(
         open_store(env.get(_ENV["store"]) or None),
         env.get(_ENV["base_iri"]) or None,
@@ -159,6 +169,7 @@ def app_from_env():
         cache=int(env.get(_ENV["cache"], "0")),
         query_workers=int(env.get(_ENV["query_workers"], "4")),
         cache_sparql=env.get(_ENV["cache_sparql"], "1") == "1",
+        together=(folder, int(count)) if folder else None,
     )
 
 

@@ -33,12 +33,15 @@ the build wrote for exactly that build, instead of evaluating them per request.
     rules' mentions are stated once on their wording, :mod:`kb.rdf.mentions`), from what its
     wording mentions: ``page-wording-concepts``, one query for the whole KB (about 2 s), the rows
     of each wording in the query's order (by label; a tie of labels asks the store).
+  tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
+  among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)
+  -> its rules and their orders as JSON; lineage x query -> the rows as JSON; lineage x wording
+  (its index among those rows) -> its concepts as JSON; the changes by date; and the examples
+  and scoring evidence above). It is
   - for ``--base auto`` (the translation report's candidate English editions): every rule's
     examples (``edition-examples-flagged`` over the whole KB, :mod:`.examples`) and, written by
     the build's ``extra`` (:func:`kb.translate.kept.keep`), every English rule's scoring evidence
     (:mod:`.features`).
-  Not kept: the rows of ``rule-references`` for a rule that cites (one row per citation and rule
-  version: over the whole KB one query of 10 s CPU, more than it saves the pages).
 - **From the build's memory**: the build hands :func:`write` the rows of ``page-structure``,
   ``page-lineages`` and ``page-flags`` (``known``) made from what it just wrote
   (:func:`kb.rdf.edition.structure_rows`, :func:`kb.rdf.lineage.lineage_rows`, kb.build),
@@ -48,12 +51,13 @@ the build wrote for exactly that build, instead of evaluating them per request.
   tables: (edition, number) -> lineage (a number), parent number, flags, wording (its index
   among the lineage's lineage-versions rows); edition -> its IRI; (edition, parent)
   -> its rules and their orders as JSON; lineage x query -> the rows as JSON; lineage x wording
-  (its index among those rows) -> its concepts as JSON; the changes by date; and the examples
-  and scoring evidence above). It is
+  (its index among those rows) -> its concepts as JSON; the changes by date; (edition, number,
+  query) -> the rows as JSON; (edition, number) -> its card count; and the examples and scoring
+  evidence above). It is
   written after the store's swap under a temporary name and renamed into place: a reader
   never sees a half-written file, and since the name is the build's, never another build's
-  data. Until it is there (the seconds after a swap), and for a remote store, the page runs
-  its queries as before.
+  data. Until it is there (the seconds after a swap), the page runs its queries as before. A
+  remote store's build writes it locally, for its manifest graph (:mod:`.remote`).
 - **Exact**: a key whose rule has several lineages, or a query whose text changed since the
   file was written (its text's hash is kept), is not answered from the file: the store is
   asked. The test compares the rows with the named queries' and the rendered pages with and

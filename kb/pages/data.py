@@ -17,6 +17,7 @@ import pyoxigraph as ox
 from ..parallel import can_fork, workers
 from ..store import queries
 from . import changes, examples
+from .keyed import CARDS, EVERY, GOVERNED, KEYED, TRANSLATED, card_counts
 
 # the rule page's named queries answered per lineage: (edition, number) -> ?rule -> ?lineage,
 # and nothing else of ?rule after that anchor
@@ -35,7 +36,10 @@ NONEMPTY_QUERIES = {"rule-examples": "examples", "rule-referenced-by": "cited", 
 # ``rule-concepts`` from what the wording mentions (page-wording-concepts), for a rule that states
 # no mention of its own
 WORDING_QUERIES = {"rule": "printed", "rule-concepts": "mentions"}
-ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES)
+# and with their rows kept for the rules page-flags names (kb.pages.keyed), and the card counts
+# and, for the keys the rest leaves to the store, the rows of the page's queries (fallback_batches)
+ANSWERED = (*LINEAGE_QUERIES, *UNCHAINED_QUERIES, *STRUCTURE_QUERIES, *NONEMPTY_QUERIES, *WORDING_QUERIES, CARDS,
+            TRANSLATED)
 # the bits of rules.flags: the rule's siblings and children are in groups; page-flags' kinds
 PLACED, *_KIND_BITS = (1, 2, 4, 8, 16, 32, 64)
 KIND_BIT = dict(zip((*NONEMPTY_QUERIES.values(), *WORDING_QUERIES.values()), _KIND_BITS))
@@ -43,7 +47,8 @@ SEVERAL = -1  # rules.lineage of a key with several lineages: the page asks the 
 PREFIX = "pages-"
 # the file's tables and columns: a file of another layout (written by another version of rulekb,
 # before an upgrade without a rebuild) is not read -- the pages ask the store until the next build
-LAYOUT = "3"  # 3: the flag bits of rule-references (cites) and rule-concepts (mentions), wording_concepts
+LAYOUT = "4"  # 3: the flag bits of rule-references (cites) and rule-concepts (mentions), wording_concepts;
+# 4: key_rows (the rows of the flagged keys), cards (cards-governed-count)
 BATCH = 200  # lineages evaluated per query text (one VALUES block)
 _WHERE = re.compile(r"\bWHERE\s*\{(?!\s*SELECT\b)", re.IGNORECASE)
 _SELECT = re.compile(r"\bSELECT(\s+DISTINCT)?\s", re.IGNORECASE)
@@ -64,7 +69,8 @@ def _digest(text: str) -> str:
 
 def write(store, progress: Callable[[str], None] | None = None, target: Path | None = None,
           total: Callable[[int], None] | None = None, changes_only: bool = False,
-          known: dict[str, list[dict]] | None = None, extra: Callable | None = None) -> dict:
+          known: dict[str, list[dict]] | None = None, build: str | None = None,
+          extra: Callable | None = None) -> dict:
     """Write the page data of ``store``'s current build (an embedded store) beside it (or
     into ``target``); returns {"file", "bytes", "keys", "lineages", "seconds"} ({} for a
     remote store). ``progress(message)`` hears each step: the anchor query, then each batch
@@ -73,16 +79,18 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     whole file costs 30 s: ``build --add``'s); the rule pages then ask the store.
     ``known``: the rows of some of the whole-store queries (:data:`KNOWABLE`) as the store
     would give them, from whoever just wrote it (the build, from its memory: 4.6 s of the
-    stage's 16 on the full KB); those queries are not asked. ``extra(db, store, None)``: writes
-    more into the file before it is in place (the build's: the English rules' scoring evidence,
-    :func:`kb.translate.kept.keep`), once every table above is written."""
+    stage's 16 on the full KB); those queries are not asked. ``build``: the build the file is
+    for (default: the store's data directory; a remote store's copy: its manifest graph).
+    ``extra(db, store, None)``: writes more into the file before it is in place (the build's:
+    the English rules' scoring evidence, :func:`kb.translate.kept.keep`), once every table
+    above is written."""
     if store.local_root is None:
         if total is not None:
             total(0)  # nothing to write: a remote store's pages ask it
         return {}
     pool = _Askers(store)
     try:
-        return _write(store, progress, target, total, changes_only, pool, known or {}, extra)
+        return _write(store, progress, target, total, changes_only, pool, known or {}, build, extra)
     finally:  # a failure drops the queries still queued
         pool.shutdown()
 
@@ -141,7 +149,7 @@ def _answered(rows: list[dict]) -> Future:
 
 
 def _write(store, progress, target, total, changes_only, pool: _Askers, known: dict[str, list[dict]],
-           extra: Callable | None = None) -> dict:
+           build: str | None = None, extra: Callable | None = None) -> dict:
     started = time.perf_counter()
     data_dir = store.data_dir()
     beside = target is None
@@ -152,7 +160,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         raise ValueError(f"page data: rows of {sorted(set(known) - set(KNOWABLE))} cannot be handed in")
     asked = {} if changes_only else {name: _answered(known[name]) if name in known else pool.submit(queries.run, name)
                                      for name in ("page-lineages", "page-structure", "page-flags",
-                                                  "page-wording-concepts", "edition-graphs")}
+                                                  "page-wording-concepts", "edition-graphs", GOVERNED, EVERY)}
     changed_rows = pool.submit(changes.every_row)
     example_rows = None if changes_only else pool.submit(examples.every_row)
     anchors = [] if changes_only else asked["page-lineages"].result()
@@ -179,15 +187,15 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             twice.add(key)
         else:
             flagged[key] = flagged.get(key, 0) | KIND_BIT[row["what"]]
+    keyed = keyed_batches(pool, flagged)
     parents, groups = ({}, {}) if changes_only else _structure(asked["page-structure"].result(), twice)
     if progress is not None and not changes_only:
         progress(f"pages structure {len(parents)} rules in {len(groups)} groups")
     flags = {key: PLACED for key in parents}
     for key, bits in flagged.items():
         flags[key] = flags.get(key, 0) | bits
-    if total is not None:
-        # anchors, structure, changes, the examples, batches
-        total(3 + (not changes_only) + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH))
+    if total is not None:  # anchors, structure, changes, the examples, batches of lineages and of keys
+        total(3 + (not changes_only) + len(LINEAGE_QUERIES) * -(-len(representative) // BATCH) + len(keyed))
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.unlink(missing_ok=True)
     db = sqlite3.connect(partial)
@@ -204,7 +212,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             CREATE TABLE wording_concepts (lineage INTEGER, wording INTEGER, rows BLOB,
                                            PRIMARY KEY (lineage, wording)) WITHOUT ROWID;
             CREATE TABLE lineages (id INTEGER PRIMARY KEY, iri TEXT);
-        """)
+        """ + KEYED_TABLES)
         # which lineage each number is: what build --add reads to bring the file up to date (kb.pages.incremental)
         db.executemany("INSERT INTO lineages VALUES (?, ?)", [(i, lineage) for lineage, i in lineage_ids.items()])
         keys = sorted(set(by_key) | set(flags))
@@ -213,7 +221,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
                         for (e, parent), members in sorted(groups.items())])
         kept = (changes.QUERY,) if changes_only else (*ANSWERED, changes.QUERY, examples.QUERY)
         db.executemany("INSERT INTO meta VALUES (?, ?)",
-                       [("build", data_dir.name), ("layout", LAYOUT), *((f"query:{name}", _digest(queries.get(name).text))
+                       [("build", build or data_dir.name), ("layout", LAYOUT), *((f"query:{name}", _digest(queries.get(name).text))
                                                     for name in kept)])
         wordings: dict[str, list[dict]] = {}  # lineage -> its lineage-versions rows (one per wording)
         for (name, start), answer in zip(batches, answers):  # written in order, as they come
@@ -235,6 +243,8 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             prefix, concept_rows = _wording_concepts(asked["page-wording-concepts"].result(), place)
             db.execute("INSERT INTO meta VALUES ('concept_prefix', ?)", (prefix,))
             db.executemany("INSERT INTO wording_concepts VALUES (?, ?, ?)", concept_rows)
+            write_keyed(db, keyed, progress)
+            write_cards(db, card_counts(asked[GOVERNED].result(), by_key, parents, twice))
         graphs = [] if changes_only else asked["edition-graphs"].result()
         db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
         wording_of = _wording_index(single, wordings, graphs)
@@ -243,6 +253,9 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
                        [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
                          parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
+        if not changes_only:  # the rows of what the above leaves to the store, key by key
+            write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs},
+                                             every=[(r["edition"], r["number"]) for r in asked[EVERY].result()]))
         changed = changes.write(db, changed_rows.result())
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
@@ -373,3 +386,65 @@ def batch_rows(store, name: str, keys: list[tuple[str, str]]) -> dict[tuple[str,
         key = (row.pop("edition"), row.pop("number"))
         out.setdefault(key, []).append(row)
     return out
+
+
+# the rows of the flagged keys and the card counts (kb.pages.keyed)
+KEYED_TABLES = """
+    CREATE TABLE key_rows (edition TEXT, number TEXT, query TEXT, rows BLOB,
+                           PRIMARY KEY (edition, number, query)) WITHOUT ROWID;
+    CREATE TABLE cards (edition TEXT, number TEXT, cards INTEGER, PRIMARY KEY (edition, number)) WITHOUT ROWID;
+"""
+
+
+def keyed_batches(pool, flagged: dict[tuple[str, str], int]) -> list[tuple[str, list, Future]]:
+    """The rows of each KEYED query for the keys page-flags names for it, asked in batches."""
+    out = []
+    for name, kind in KEYED.items():
+        keys = sorted(key for key, bits in flagged.items() if bits & KIND_BIT[kind])
+        out += [(name, keys[start:start + BATCH], pool.submit(batch_rows, name, keys[start:start + BATCH]))
+                for start in range(0, len(keys), BATCH)]
+    return out
+
+
+def write_keyed(db, keyed: list[tuple[str, list, Future]], progress=None) -> None:
+    for name, keys, answer in keyed:
+        rows = answer.result()
+        db.executemany("INSERT OR REPLACE INTO key_rows VALUES (?, ?, ?, ?)",
+                       [(e, n, name, json.dumps(rows.get((e, n), []), ensure_ascii=False, separators=(",", ":")))
+                        for e, n in keys])
+        if progress is not None:
+            progress(f"pages {name} {len(keys)} rules")
+
+
+def fallback_batches(pool, db, languages: dict[str, str | None], edition: str | None = None,
+                     every: list[tuple[str, str]] = ()) -> list[tuple[str, list, Future]]:
+    """The rows of the page's queries for the keys the rest of the file leaves to the store
+    (kb.pages.keyed.FALLBACK: a rule not placed, or of no single lineage or known wording, or
+    with a printed number or a mention of its own; a French rule's rule-translation-of), asked
+    in batches (of ``edition``'s keys only, when given); and every query for a rule of ``every``
+    (page-rules) the file has no row of."""
+    where = "" if edition is None else " WHERE edition = ?"
+    rows = db.execute(f"SELECT edition, number, lineage, flags, wording FROM rules{where}",
+                      () if edition is None else (edition,)).fetchall()
+    unsure = [(e, n) for e, n, lineage, flags, wording in rows
+              if not flags & PLACED or lineage is None or lineage == SEVERAL or wording is None]
+    need = {"rule": unsure + [(e, n) for e, n, _, flags, _ in rows if flags & PLACED and flags & KIND_BIT["printed"]],
+            "rule-concepts": unsure + [(e, n) for e, n, _, flags, _ in rows if flags & PLACED and flags & KIND_BIT["mentions"]],
+            "rule-siblings": [(e, n) for e, n, _, flags, _ in rows if not flags & PLACED],
+            TRANSLATED: [(e, n) for e, n, *_ in rows if languages.get(e) == "fr"]}
+    known = {(e, n) for e, n, *_ in rows}
+    unknown = [key for key in every if key not in known]
+    for name in ("rule", "rule-concepts", "rule-siblings"):
+        need[name] += unknown
+    need[TRANSLATED] += [key for key in unknown if languages.get(key[0]) == "fr"]
+    need["rule-children"] = need["rule-siblings"]
+    out = []
+    for name, keys in need.items():
+        keys = sorted(set(keys))
+        out += [(name, keys[start:start + BATCH], pool.submit(batch_rows, name, keys[start:start + BATCH]))
+                for start in range(0, len(keys), BATCH)]
+    return out
+
+
+def write_cards(db, counts: dict[tuple[str, str], int | None]) -> None:
+    db.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?)", [(e, n, c) for (e, n), c in sorted(counts.items())])

@@ -15,6 +15,8 @@ previous build's file is copied and, in the copy:
   wordings' concepts (page-wording-concepts for those wordings only) and, for every version of
   those lineages (the older editions' too), which wording it has;
 - the rows of rules-changed-between are written again (one query, 1 s);
+- the new edition's flagged keys get their rows (kb.pages.keyed), and every placed rule its card
+  count again (page-cards-governed: a new newest English edition moves every card's links);
 - the edition's examples are added (``edition-examples-flagged`` for that edition alone:
   :mod:`kb.pages.examples`).
 
@@ -44,7 +46,9 @@ from ..errors import RulekbError
 from ..store import queries
 from . import changes, examples
 from .data import (BATCH, KIND_BIT, LAYOUT, LINEAGE_QUERIES, PLACED, SEVERAL, ANSWERED, _Askers, _digest,
-                   _structure, _wording_concepts, _wording_index, batch_rows, companion, write)
+                   _structure, _wording_concepts, _wording_index, batch_rows, companion, fallback_batches, keyed_batches, write,
+                   write_cards, write_keyed)
+from .keyed import EVERY, GOVERNED, card_counts_of_file
 
 _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
@@ -140,6 +144,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
              ("page-lineages", "page-structure", "page-flags")}
     graphs_asked = pool.submit(queries.run, "edition-graphs")
     example_rows = pool.submit(_select, for_edition(examples.QUERY, edition))
+    governed = pool.submit(queries.run, GOVERNED)
     changed_rows = pool.submit(changes.every_row)
     by_key: dict[tuple[str, str], set[str]] = {}
     for row in asked["page-lineages"].result():
@@ -196,6 +201,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
             twice.add(key)
         else:
             flagged[key] = flagged.get(key, 0) | KIND_BIT[row["what"]]
+    keyed = keyed_batches(pool, flagged)  # the new edition's flagged keys
     parents, groups = _structure(asked["page-structure"].result(), twice)
     flags = {key: PLACED for key in parents}
     for key, bits in flagged.items():
@@ -243,6 +249,11 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
                    [(e, n, ids[single_new[(e, n)]] if (e, n) in single_new else (SEVERAL if (e, n) in by_key else None),
                      parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
+    write_keyed(db, keyed)
+    write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs}, edition,
+                                     [(r["edition"], r["number"]) for r in _select(store, for_edition(EVERY, edition))]))
+    db.execute("DELETE FROM cards")  # every count again: the cards now link to the newest English edition
+    write_cards(db, card_counts_of_file(db, governed.result()))
     db.executescript("DROP INDEX IF EXISTS changes_by_date; DROP TABLE IF EXISTS changes;")
     changed = changes.write(db, changed_rows.result())
     if progress is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..store import queries
 from . import changes, examples, features
-from .data import (ANSWERED, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
+from .data import (ANSWERED, CARDS, TRANSLATED, KIND_BIT, LAYOUT, NONEMPTY_QUERIES, PLACED, SEVERAL, STRUCTURE_QUERIES,
                    UNCHAINED_QUERIES, WORDING_QUERIES, _digest, companion)
 
 
@@ -37,6 +37,7 @@ class PageData:
         with self._lock:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         self.layout = meta.get("layout")
+        self.build = meta.get("build")  # the build it was written for (a remote store's: its manifest graph)
         self.concept_prefix = meta.get("concept_prefix", "")
         # only the queries whose text is still the one the rows came from
         current = {name for name in (*ANSWERED, changes.QUERY)
@@ -60,10 +61,29 @@ class PageData:
         what :meth:`rule` gave for the key, when the caller has it already."""
         if name not in self.answers:
             return None
+        found = None if name == TRANSLATED else self._rows(name, edition, number, rule)
+        if found is not None or name in NONEMPTY_QUERIES or name == CARDS:
+            return found
+        with self._lock:  # what the rest leaves to the store: the rows kept for the key, if any
+            row = self._db.execute("SELECT rows FROM key_rows WHERE edition = ? AND number = ? AND query = ?",
+                                   (edition, number, name)).fetchone()
+        return json.loads(row[0]) if row is not None else None
+
+    def _rows(self, name: str, edition: str, number: str, rule: tuple | None | bool) -> list[dict] | None:
         if rule is False:
             rule = self.rule(edition, number)
         if name in NONEMPTY_QUERIES:  # page-flags names every key such a query has rows for
-            return None if rule is not None and rule[2] & KIND_BIT[NONEMPTY_QUERIES[name]] else []
+            if rule is None or not rule[2] & KIND_BIT[NONEMPTY_QUERIES[name]]:
+                return []
+            with self._lock:  # (kb.pages.keyed: the rows of the flagged keys)
+                row = self._db.execute("SELECT rows FROM key_rows WHERE edition = ? AND number = ? AND query = ?",
+                                       (edition, number, name)).fetchone()
+            return json.loads(row[0]) if row is not None else None
+        if name == CARDS:
+            with self._lock:
+                row = self._db.execute("SELECT cards FROM cards WHERE edition = ? AND number = ?",
+                                       (edition, number)).fetchone()
+            return [{"cards": str(row[0])}] if row is not None and row[0] is not None else None
         if name in WORDING_QUERIES:
             return self._from_wording(name, edition, number, rule)
         if name in STRUCTURE_QUERIES:
@@ -178,6 +198,21 @@ class PageData:
                 f"AND lineage >= 0 AND wording IS NOT NULL) w "
                 f"JOIN lineage_rows l ON l.lineage = w.lineage AND l.query = 'lineage-versions'", values)}
 
+    def longest_histories(self, limit: int) -> list[tuple[str, str]]:
+        """(edition, number) of the newest version of each of the ``limit`` lineages whose
+        wordings hold the most text (their ``lineage-versions`` rows, longest first): the
+        histories whose word diffs cost the most to compute."""
+        with self._lock:
+            lineages = [row[0] for row in self._db.execute(
+                "SELECT lineage FROM lineage_rows WHERE query = 'lineage-versions' ORDER BY length(rows) DESC, "
+                "lineage LIMIT ?", (limit,))]
+            if not lineages:
+                return []
+            newest = dict((lineage, (edition, number)) for lineage, edition, number in self._db.execute(
+                f"SELECT lineage, MAX(edition), number FROM rules WHERE lineage IN ({', '.join('?' * len(lineages))}) "
+                f"GROUP BY lineage", lineages))
+        return [newest[lineage] for lineage in lineages if lineage in newest]
+
     def changes(self, first: str, last: str, language: str | None) -> list[dict] | None:
         """The rows ``rules-changed-between`` gives for (first, last], or None: ask the store."""
         if not self.has_changes:
@@ -206,47 +241,53 @@ def _where(editions: list[str], sections: set[str] | None) -> tuple[str, list[st
             [*editions, *sorted(sections)])
 
 
-_OPEN: dict[str, PageData | None] = {}  # build (data directory) -> its page data, None: not there
-_LOOKED: dict[str, float] = {}
+_OPEN: dict[tuple[str, str], PageData | None] = {}  # (store, build) -> its page data, None: not there
+_LOOKED: dict[tuple[str, str], float] = {}
 _LOCK = threading.Lock()
 LOOK_EVERY = 1.0  # seconds between looks for a file not (yet) written
 
 
 def for_store(store) -> PageData | None:
-    """The page data of the build ``store`` reads now, or None (remote store, not written yet)."""
-    if getattr(store, "local_root", None) is None:
-        return None
+    """The page data of the build ``store`` reads now, or None (not written yet, or written for
+    another build of a remote store: kb.pages.remote)."""
+    remote = getattr(store, "local_root", None) is None
     try:
         build = store.build_id()
     except Exception:  # noqa: BLE001 - no store: the queries say so
         return None
     if build is None:
         return None
-    found = _OPEN.get(build)
+    key = (store.location, build)
+    found = _OPEN.get(key)
     if found is not None:
         return found
     now = time.monotonic()
     with _LOCK:
-        if build in _OPEN and _OPEN[build] is not None:
-            return _OPEN[build]
-        if now - _LOOKED.get(build, float("-inf")) < LOOK_EVERY:
+        if key in _OPEN and _OPEN[key] is not None:
+            return _OPEN[key]
+        if now - _LOOKED.get(key, float("-inf")) < LOOK_EVERY:
             return None
-        _LOOKED[build] = now
-        path = companion(Path(build))
+        _LOOKED[key] = now
+        if remote:
+            from .remote import file_for
+
+            path = file_for(store, build)
+        else:
+            path = companion(Path(build))
         opened = None
-        if path.is_file():
+        if path is not None and path.is_file():
             try:
                 opened = PageData(path)
             except sqlite3.Error:
                 opened = None
-            if opened is not None and opened.layout != LAYOUT:
+            if opened is not None and (opened.layout != LAYOUT or (remote and opened.build != build)):
                 opened.close()
                 opened = None
-        for other in [b for b in _OPEN if b != build]:  # an older build's file: closed
+        for other in [k for k in _OPEN if k[0] == key[0] and k != key]:  # an older build's file: closed
             old = _OPEN.pop(other)
             if old is not None:
                 old.close()
-        _OPEN[build] = opened
+        _OPEN[key] = opened
         return opened
 
 

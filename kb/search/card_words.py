@@ -45,6 +45,15 @@ class Common:
                     words.add(folded)  # a whole label too: "two headed giant" is the rules' phrase
         return frozenset(words)
 
+    @cached_property
+    def players_words(self) -> frozenset[str]:
+        """Players' shorthand (:mod:`.shorthand`: "blink", "tutor", "fizzle"), folded: in lower case
+        it is the verb, not the card of that name ("if I blink my creature" is no Blink)."""
+        from ..cards.names import norm
+        from .shorthand import SHORTHAND
+
+        return frozenset(norm(form) for table in SHORTHAND.values() for group in table for form in group)
+
     def __contains__(self, word) -> bool:
         if word in self.words or (bool(word) and not analysis.terms(word, "en")):
             return True

@@ -18,7 +18,7 @@ from pathlib import Path
 from tantivy import Occur, Query
 
 from ..errors import KBError, NotFound
-from . import analysis, card_words, rank
+from . import analysis, card_words, rank, shorthand
 from . import dense as dense_arm
 from .index import open_index
 from .understand import MAX_CHARS, Understood, clean, understand
@@ -122,6 +122,8 @@ class Searcher:
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
             if read["cards"] and asked_in == "en":  # (in French questions, measured: the names read better)
                 u.meaning_text = card_words.as_what_they_are(text, read["spans"], self.meta["concepts"], asked_in)
+        if u.shorthand:  # the meaning arm reads the rules' words too
+            u.meaning_text = shorthand.expand(u.meaning_text or u.text, u.lang)[0]
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
             raise SearchError(f"nothing to search for in {_quote(u.text)}: no words or rule numbers")
         return u
@@ -368,6 +370,9 @@ class Searcher:
         for asked, other in u.eras:
             if set(analysis.terms(other, lang)) & present:
                 why.append(f"historical name: {asked} ~ {other}")
+        for asked, meaning in u.shorthand:
+            if set(analysis.terms(meaning, lang)) & present:
+                why.append(f"shorthand: {asked} read as {meaning!r}")
         return why
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from rulekb.ingest import numbers as rule_numbers
 
 from ..rdf.concept_keys import LabelIndex  # the concept matcher (a leaf: no rdflib)
-from . import analysis
+from . import analysis, shorthand
 
 MAX_CHARS = 1000  # a question, not a document
 
@@ -106,6 +106,7 @@ class Understood:
     phrases: list[list[str]] = field(default_factory=list)  # consecutive term pairs
     concepts: list[str] = field(default_factory=list)  # concept keys named in the question
     eras: list[tuple[str, str]] = field(default_factory=list)  # (phrase asked, phrase of the other era)
+    shorthand: list[tuple[str, str]] = field(default_factory=list)  # (players' shorthand as written, read as)
     era_terms: list[str] = field(default_factory=list)  # the other era's terms
     cards: list[dict] = field(default_factory=list)  # cards the question names (kb.cards.recognise), what each brought
     unknown_cards: list[str] = field(default_factory=list)  # bracketed names that are no card
@@ -117,6 +118,8 @@ class Understood:
     def to_dict(self) -> dict:
         out = {"numbers": self.numbers, "sections": self.sections, "terms": self.terms,
                "concepts": self.concepts, "historical": [f"{a} → {b}" for a, b in self.eras]}
+        if self.shorthand:
+            out["shorthand"] = [f"{a} → {b}" for a, b in self.shorthand]
         if self.cards or self.unknown_cards:
             out["cards"] = [{"name": c["name"], "how": c["how"]} for c in self.cards]
             out["unknown_cards"] = self.unknown_cards
@@ -153,6 +156,7 @@ def understand(text: str, lang: str, matcher=None, renames: dict | None = None) 
         else:
             continue
         rest = rest.replace(m.group(0), " ", 1)
+    rest, u.shorthand = shorthand.expand(rest, lang)  # "ETB" searches as "enters the battlefield"
     words = analysis.WORD.findall(rest)
     evidence = [w for w in words if fold(w) not in _FOLDED_QUESTION[lang] and not w.isdigit()]
     u.words = evidence or [w for w in words if not w.isdigit()] or words

@@ -14,8 +14,7 @@ The KB's queries read the default graph as the union of the named graphs, so
 the server must be configured that way (``oxigraph serve --union-default-graph``;
 Virtuoso does it by default); the first query checks it and says so if not.
 
-Queries go through SPARQLWrapper, their parameters bound by a VALUES block
-of serialised RDF terms, as in the embedded store (:func:`with_values`).
+Queries go through SPARQLWrapper, bound by a VALUES block as in the embedded store.
 
 ``replace`` is atomic, and costs what changed rather than what exists:
 
@@ -25,12 +24,11 @@ of serialised RDF terms, as in the embedded store (:func:`with_values`).
   graph costs nothing, a changed one becomes DELETE DATA / INSERT DATA of the
   differing triples (or DROP + INSERT DATA when it has blank nodes, or is new).
 - All of it goes to the server as ONE SPARQL Update, which a transactional
-  server (oxigraph) applies all or nothing. (Virtuoso 7.2 is not atomic, and
-  limits an update's text: there each changed graph goes whole, one GSP PUT
-  each as the build makes it, the manifest last.) Nothing is written before it, so
-  an interrupted or failed build leaves the previous content answering. The
-  update drops the previous manifest without SILENT: if another build
-  committed meanwhile, it fails and changes nothing.
+  server (oxigraph) applies all or nothing. (Virtuoso 7.2 is not atomic, and limits an update's
+  text: there each changed graph goes whole, one GSP PUT each as the build makes it, the
+  manifest last.) Nothing is written before it, so an interrupted or failed build leaves the
+  previous content answering. The update drops the previous manifest without SILENT: if another
+  build committed meanwhile, it fails and changes nothing. The manifest is the build's id.
 - A first build (no manifest) has nothing to protect: it sends each graph
   straight to its name with the Graph Store Protocol (one PUT per graph),
   and drops what it wrote if it fails.
@@ -109,7 +107,7 @@ class RemoteStore:
         self.timeout = timeout or float(os.environ.get("RULEKB_REMOTE_TIMEOUT") or 60)
         self._writer = Writer(self._credentials, [self.update_url, self.gsp_url], self.timeout)
         self._name_graphs: bool | None = None  # Virtuoso: set by the first answer's Server header
-        self._kb_graphs: tuple[float, list[str]] | None = None
+        self._kb_graphs: tuple[float, str | None, list[str]] | None = None
         self._row_limit: int | None | bool = False  # False: not probed yet
         self.upload_timeout = upload_timeout  # a large commit takes minutes
         # the largest commit a build may send: the server holds it in memory, in one transaction
@@ -129,9 +127,15 @@ class RemoteStore:
         """None: the endpoint's content can change under us (no directory to watch)."""
         return None
 
-    def build_id(self) -> None:
-        """None: a remote endpoint does not tell which build it serves."""
-        return None
+    def build_id(self) -> str | None:
+        """The KB build's manifest graph (None before one): what page data and caches are checked against."""
+        return self._current()[0]
+
+    def _current(self) -> tuple[str | None, list[str]]:
+        if self._kb_graphs is None or time.monotonic() - self._kb_graphs[0] > GRAPHS_TTL:
+            manifest = self._manifest()
+            self._kb_graphs = (time.monotonic(), *((manifest[0], sorted(manifest[1])) if manifest else (None, [])))
+        return self._kb_graphs[1:]
 
     def check(self) -> None:
         """Nothing to check before the first query (the server says what is wrong then)."""
@@ -288,11 +292,7 @@ class RemoteStore:
         than the KB (Virtuoso's system graphs), the KB's graphs by name, unless the query has FROM."""
         if default_graphs or named_graphs or not self._name_graphs or _FROM.search(sparql):
             return default_graphs, named_graphs
-        now = time.monotonic()
-        if self._kb_graphs is None or now - self._kb_graphs[0] > GRAPHS_TTL:
-            manifest = self._manifest()
-            self._kb_graphs = (now, sorted(manifest[1]) if manifest else [])
-        graphs = self._kb_graphs[1]
+        graphs = self._current()[1]
         # Virtuoso echoes each graph of the dataset as a response header (X-SPARQL-default-graph):
         # http.client refuses more than _MAXHEADERS (100) headers, so the limit follows the dataset
         http.client._MAXHEADERS = max(http.client._MAXHEADERS, 2 * len(graphs) + 100)

@@ -5,8 +5,16 @@ startup -- which uvicorn runs *before* it listens on the port -- it warms everyt
 a request needs (:func:`warm`): the store opened, the page data and the search index
 opened, every query worker process started and ready, and one real request of each
 kind (home page, a rule page of the newest edition, a SPARQL point lookup, a search)
-answered through the whole app, so its templates, plans and caches are built. The
+answered through the whole app, so its templates, plans and caches are built, and the word
+diffs of the longest histories computed (:func:`kb.web.rule_page.keep_longest_diffs`). The
 first request then costs what the hundredth does.
+
+Server processes started together (``rulekb serve`` with several) also listen together
+(:func:`listen_together`): a warm process waits for its siblings before its port opens.
+The kernel gives a connection only to a process that listens, and a client's kept-alive
+connections stay where they landed: a load that starts when the first process is warm
+would keep every connection on it, the others idle (measured: 16 connections of wrk, all
+on one of two processes, for the whole run).
 
 ``GET /healthz`` answers ``200`` with ``{"status": "ready", "build", "newest_edition",
 "pid"}`` once warm and while the store answers; ``503`` (with ``Retry-After``) while
@@ -25,12 +33,15 @@ from .. import service
 
 RETRY_AFTER = "5"  # seconds a client (or balancer) should wait after a 503 here
 _HEALTH_EVERY = 1.0  # seconds a health answer is reused (a balancer polls every second or two)
+TOGETHER_WAIT = 120.0  # seconds a warm process waits for its siblings' warm-up before it listens alone
+ALIGN = 0.1  # seconds after the last sibling is warm at which they all listen
 POINT = "SELECT ?o WHERE {{ <{iri}> ?p ?o }} LIMIT 5"
 
 
 class Ready:
-    def __init__(self, app, store, base: str):
+    def __init__(self, app, store, base: str, together: tuple[str, int] | None = None):
         self.app, self.store, self.base = app, store, base.rstrip("/") + "/"
+        self.together = together  # (folder, processes): listen once that many are warm (listen_together)
         self.ready = False
         self.started = time.monotonic()
         self.warmed: dict = {}
@@ -59,6 +70,8 @@ class Ready:
             if message["type"] == "lifespan.startup":
                 try:
                     self.warmed = await warm(self)
+                    if self.together is not None:
+                        self.warmed["waited_for_siblings"] = await listen_together(*self.together)
                 except Exception as exc:  # noqa: BLE001 -- said in one line, and the server does not start
                     text = " ".join(str(exc).split())[:300] or type(exc).__name__
                     await send({"type": "lifespan.startup.failed", "message": text})
@@ -168,9 +181,39 @@ async def warm(ready: Ready) -> dict:
         accept = "application/sparql-results+json" if path.startswith("/sparql") else "text/html"
         statuses[path.partition("?")[0]] = await _get(app, path, accept)
     done["requests"] = statuses
+    from .rule_page import keep_longest_diffs  # the slowest pages' diffs: not on a reader's time
+
+    done["diffs_kept"] = await anyio.to_thread.run_sync(keep_longest_diffs, store)
     done["gc_frozen"] = await anyio.to_thread.run_sync(settle_memory)
     done["seconds"] = round(time.perf_counter() - started, 2)
     return done
+
+
+async def listen_together(folder: str, processes: int, wait: float = TOGETHER_WAIT) -> float:
+    """Say this process is warm (a file named after its pid in ``folder``) and wait until
+    ``processes`` have said so, or ``wait`` seconds (a sibling that cannot start does not keep
+    the others closed); returns the seconds waited. A process started again later (one died)
+    finds them all there and listens at once."""
+    import asyncio
+
+    started = time.monotonic()
+    path = os.path.join(folder, str(os.getpid()))
+    with open(path, "w"):
+        pass
+    while time.monotonic() - started < wait:
+        try:
+            names = os.listdir(folder)
+            if len(names) >= processes:
+                # every sibling listens at one moment: the last one warm's + ALIGN seconds, read from
+                # the files' times (the polls below notice at different moments; a connection made
+                # between two processes' listens would stay on the first for its whole life)
+                last = max(os.stat(os.path.join(folder, name)).st_mtime for name in names)
+                await asyncio.sleep(max(0.0, last + ALIGN - time.time()))
+                break
+        except OSError:  # the folder is gone (the server is stopping): listen, uvicorn stops soon
+            break
+        await asyncio.sleep(0.005)
+    return round(time.monotonic() - started, 2)
 
 
 def settle_memory() -> int:

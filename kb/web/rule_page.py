@@ -68,21 +68,21 @@ def rule_page(ctx: WebContext, edition: str, number: str):
                      for r in run(paged, "rule-children", edition=edition, number=number)],
         "translations": _translations(ctx, edition, number, entry["language"], paged),
         "consistency": rule_consistency(paged, edition, number),  # the findings citing this rule
-        "cards_governed": _cards_governed(ctx, entry, edition, number),
+        "cards_governed": _cards_governed(paged, entry, edition, number),  # (the page data keeps the counts)
         **history_view(paged, edition, number),
     }
     values.update(_in_time(ctx, entry, values))
     return page(ctx, "rule.html", **values)
 
 
-def _cards_governed(ctx: WebContext, entry: dict, edition: str, number: str) -> int:
+def _cards_governed(store, entry: dict, edition: str, number: str) -> int:
     """How many cards (kb.cards) the rule governs: English rules only (cards are linked to the
     newest English edition and followed along lineages, which stay within a language)."""
     from ..service import cards_governed_count
 
     if entry.get("language") != "en":
         return 0
-    return cards_governed_count(ctx.store, edition, number)
+    return cards_governed_count(store, edition, number)
 
 
 def _in_time(ctx: WebContext, entry: dict, values: dict) -> dict:
@@ -167,7 +167,9 @@ def _edition_of(ctx: WebContext, rule_iri: str) -> str | None:
 
 
 COSTLY_DIFF = 0.02  # seconds: a diff that took longer is kept apart, out of the LRU's turnover
-COSTLY_KEPT = 512  # such diffs kept per process (the longest texts: a few lineages' wordings)
+COSTLY_HISTORY = 0.02  # seconds of CPU: a history whose diffs took longer is kept apart whole
+COSTLY_KEPT = 1024  # such diffs kept per process (the longest texts: a few lineages' wordings)
+LONGEST_HISTORIES = 32  # lineages whose diffs are computed before the port opens (keep_longest_diffs)
 _costly: dict[tuple[str, str], str] = {}
 
 
@@ -192,6 +194,41 @@ def _diff_kept(old: str, new: str) -> str:
     return html
 
 
+def _text_changes(periods: list[dict]):
+    """(period, the text before, its text) of each period whose text differs from the last text before it."""
+    previous = None
+    for period in periods:
+        text = period.get("text")
+        if previous is not None and text is not None and text != previous:
+            yield period, previous, text
+        if text is not None:
+            previous = text
+
+
+def keep_longest_diffs(store, lineages: int = LONGEST_HISTORIES) -> int:
+    """The word diffs of the ``lineages`` histories holding the most text, computed now and
+    kept apart from the LRU's turnover (``rulekb serve`` does it before its port opens). The
+    longest (the list of creature types, 205.3m: about 40 wordings of some 3,000 characters)
+    is a quarter of a second of CPU, every other request of the process waiting behind it;
+    each of its diffs alone is too quick to be kept apart as costly (a history slow to diff as a
+    whole is kept whole when a page first computes it: :func:`history_view`). Returns the diffs
+    kept."""
+    from ..service import longest_histories, page_store
+
+    for edition, number in longest_histories(store, lineages):
+        view = history_view(page_store(store, edition, number, USE_PAGE_DATA), edition, number, mark=False)
+        _keep(view["periods"])
+    return len(_costly)
+
+
+def _keep(periods: list[dict]) -> None:
+    """The diffs of a history (computed: ``period["diff"]``) kept apart, as far as room is left."""
+    for period, old, new in _text_changes(periods):
+        if len(_costly) >= COSTLY_KEPT:
+            return
+        _costly[(old, new)] = period["diff"]
+
+
 def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
     """The rule's wordings in force (the ranges the build stored, kb.timeline.wordings: one
     query, no row per edition), each with the words changed from the one before, and the
@@ -206,14 +243,13 @@ def history_view(store, edition: str, number: str, mark: bool = True) -> dict:
     else:
         entries = history.history(store, number, edition)
         periods = history.periods(entries)
-    previous_text = None
     for period in periods:
         period["current"] = mark and period["first"] <= edition <= period["last"] and period["number"] == number
-        text = period.get("text")
-        if previous_text is not None and text is not None and text != previous_text:
-            period["diff"] = _diff(previous_text, text)
-        if text is not None:
-            previous_text = text
+    started = time.thread_time()  # (CPU: a loaded machine does not make a history look slow)
+    for period, old, new in _text_changes(periods):
+        period["diff"] = _diff(old, new)
+    if time.thread_time() - started > COSTLY_HISTORY:  # slow as a whole (many wordings): kept whole
+        _keep(periods)
     names: list[dict] = []
     for entry in entries:
         if entry["number"] is None:

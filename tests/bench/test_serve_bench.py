@@ -41,6 +41,9 @@ def test_bench_serve_prints_each_scenario_with_throughput_latency_and_targets(fi
             assert row["requests"] > 0, row
             assert row["errors"] == 0, row
             assert set(row) >= {"req_per_s", "p50_ms", "p99_ms", "rss_mb_before", "rss_mb_after", "cpu_ms_per_request"}
+    # each of the two server processes' share of the server's CPU (both listen: both get connections)
+    shares = ours[("rule page", "rulekb no-cache")]["cpu_shares"]
+    assert len(shares) == 2 and shares[1] > 0 and abs(sum(shares) - 1) <= 0.02, shares
     assert figures["answers_differ"] == {}
     assert {t["target"].split(" ")[0] for t in figures["targets"]} >= {"rule", "sparql", "zero", "memory"}
     # the peers run when installed, on the SPARQL scenarios only, with ratios against ours

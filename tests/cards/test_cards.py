@@ -156,6 +156,30 @@ def test_a_bad_card_file_fails_the_build_and_keeps_the_previous_store(tmp_path):
     assert card.returncode == 0 and card.json["name"] == "Brass Golem"  # the previous cards are kept
 
 
+def test_a_card_files_links_stay_cached_while_builds_use_other_card_files(tmp_path, monkeypatch):
+    """The links are kept per card file: builds with other card files in between (the tests'
+    dozens of small KBs) do not make a rebuild with the real file link its cards again."""
+    from rulekb.ingest.parse import parse_path
+    from rulekb.kb.cards import build as card_stage
+    from rulekb.kb.rdf import concepts as concept_layer
+
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+    editions = parse_path(RULES).editions  # what the build's cards stage is given
+    concepts = concept_layer.collect(editions)
+    matcher = concept_layer.Matcher(concepts, "en")
+    others = [tmp_path / "cards.json.gz", ATOMIC]  # two: a folder keeping its newest two held only these
+    others[0].write_bytes(gzip.compress(CARDS.read_bytes()))
+
+    def cached(card_file) -> bool:
+        found, report = card_stage.rows(card_stage.read(card_file), editions, concepts, matcher)
+        assert found and report["cards"] == len(found), report
+        return report["cached"]
+
+    assert cached(CARDS) is False
+    assert [cached(other) for other in others] == [False, False]
+    assert cached(CARDS) is True
+
+
 # -- rulekb card -------------------------------------------------------------------
 
 def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
@@ -376,3 +400,20 @@ def test_reading_names_a_player_writes_them(tmp_path):
     assert read("does my clockmongose wind twice?") == ["Clockmongoose"]  # one long word, misspelt
     assert read("does my clockmongose wind twice?", lower_names=False) == []
     assert read("may I opt to wind twice?") == [] and read("may I cast Opt?") == ["Opt"]  # short: capitalised only
+
+
+def test_players_shorthand_in_lower_case_is_the_verb_not_the_card(tmp_path):
+    # a card written for this test, named like a player's verb ("blink": exile and return)
+    from rulekb.kb.cards import names
+    from rulekb.kb.cards.recognise import recognise
+    from rulekb.kb.search.card_words import Common
+
+    names.write(tmp_path, [{"name": "Blink", "slug": "blink", "type_line": "Sprocket", "concepts": {}}], {})
+    index = names.NameIndex(tmp_path)
+    common = Common({})
+
+    def read(question):
+        return [f.name for f in recognise(question, index, common)[0]]
+
+    assert read("if I blink my gadget, does it come back wound?") == []
+    assert read("can I cast Blink on my gadget?") == ["Blink"] and read("can I cast [blink] on it?") == ["Blink"]

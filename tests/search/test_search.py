@@ -72,6 +72,37 @@ def test_rule_numbers_question_words_and_historical_names_are_read():
     assert fr.numbers == ["510.1c"] and "est" not in fr.words
 
 
+def test_players_shorthand_is_read_as_the_rules_words():
+    u = understand("Can I respond to an ETB? Do SBAs use the stack? My opp scooped, what about my p/t?", "en")
+    assert ("ETB", "enters the battlefield") in u.shorthand and ("SBAs", "state-based actions") in u.shorthand
+    assert ("scooped", "concede") in u.shorthand and ("p/t", "power and toughness") in u.shorthand
+    assert {"enter", "battlefield", "state", "action", "oppon", "conced", "power", "tough"} <= set(u.terms)
+    assert "etb" not in u.terms and u.text.startswith("Can I respond to an ETB?")  # the question as asked is kept
+    assert understand("I chump blocked, then blinked it", "en").shorthand == [
+        ("chump blocked", "block"), ("blinked", "exile and return to the battlefield")]
+    # only whole words: "happen", "mapping", "+1/+1" and "sbaxyz" hold none
+    assert understand("what happens when mapping +1/+1 counters to sbaxyz?", "en").shorthand == []
+    assert understand("que se passe-t-il avec l'ETB ?", "fr").shorthand == []  # English shorthand only
+
+
+def test_shorthand_searches_as_the_rules_words_and_says_so(kb):
+    found = service.search(kb[0], "can my opp's sprockets target a gadget with gizmoproof?", edition=NEW)
+    assert found["understood"]["shorthand"] == ["opp → opponent"]
+    top = found["results"][0]
+    assert top["rule"] == "702.1b" and "shorthand: opp read as 'opponent'" in top["why"]
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_reading_shorthand_never_fails_and_keeps_other_text(text):
+    from rulekb.kb.search.shorthand import expand
+
+    out, read = expand(text, "en")
+    assert isinstance(out, str)
+    if not read:
+        assert out == text
+
+
 def test_the_question_matcher_finds_what_the_build_matcher_finds():
     from rulekb.kb.rdf.concepts import Concept, Matcher
     from rulekb.kb.search.understand import LabelMatcher
@@ -325,3 +356,8 @@ def test_the_language_a_question_is_written_in():
     assert language_of("Est-ce que je peux attaquer avec la créature que je viens de voler ?") == "fr"
     assert language_of("Does the creature I just stole have to wait a turn before it attacks?") == "en"
     assert language_of("trample") is None  # too short to tell: the edition's language is used
+
+
+def test_the_search_page_says_how_it_read_shorthand(web):
+    status, _, page = http(web + f"search?q={quote('can my opp target a gadget with gizmoproof?')}&edition={NEW}")
+    assert status == 200 and "Read in the rules’ words: opp → opponent." in page.decode()

@@ -1,6 +1,6 @@
-"""The scenario and fresh search gold sets (kb/bench/gold/search_scenarios.tsv, judge-style
+"""The scenario, fresh and shorthand search gold sets (kb/bench/gold/search_scenarios.tsv, judge-style
 questions naming real cards; kb/bench/gold/search_gold_fresh.tsv, card-free questions in new
-words): their shape, their split into a tuning part and a held-out part, and -- on the real
+words; kb/bench/gold/search_gold_slang.tsv, card-free questions in players' shorthand): their shape, their split into a tuning part and a held-out part, and -- on the real
 corpus -- that every rule they cite exists in the edition they name (parsed by ingest from the
 corpus files, only the editions needed) and that every card they name is in the corpus card
 file, so a mistyped number or card name fails here instead of scoring as a silent miss."""
@@ -19,6 +19,7 @@ import pytest
 GOLD_DIR = resources.files("rulekb.kb.bench").joinpath("gold")  # package data
 SCENARIOS = "search_scenarios.tsv"
 FRESH = "search_gold_fresh.tsv"
+SHORTHAND = "search_gold_slang.tsv"
 COLUMNS = ["id", "lang", "edition", "split", "cards", "topic", "question", "rules", "note"]
 TOPICS = {
     "stack", "priority", "combat", "sba", "replacement", "layers", "copy", "zones", "costs", "triggers",
@@ -31,7 +32,7 @@ SCENARIO_TOPICS = {
 }
 ENGLISH_EDITION = "en/2026-01-16"
 RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")
-PREFIX = {SCENARIOS: "sc", FRESH: "fx"}
+PREFIX = {SCENARIOS: "sc", FRESH: "fx", SHORTHAND: "sl"}
 
 
 def load(name: str) -> list[dict]:
@@ -49,8 +50,8 @@ def load(name: str) -> list[dict]:
     return rows
 
 
-ROWS = {name: load(name) for name in (SCENARIOS, FRESH)}
-ALL = ROWS[SCENARIOS] + ROWS[FRESH]
+ROWS = {name: load(name) for name in (SCENARIOS, FRESH, SHORTHAND)}
+ALL = ROWS[SCENARIOS] + ROWS[FRESH] + ROWS[SHORTHAND]
 
 
 def cards_of(row: dict) -> list[str]:
@@ -70,6 +71,7 @@ def test_counts_and_languages():
     assert sum(scenarios.values()) >= 150, scenarios
     assert scenarios["fr"] >= 30, scenarios
     assert len(ROWS[FRESH]) >= 50
+    assert len(ROWS[SHORTHAND]) >= 30
 
 
 def test_every_row_is_filled_in():
@@ -90,7 +92,7 @@ def test_scenarios_name_cards_and_fresh_questions_do_not():
         assert names, row["id"]
         assert len(names) == len(set(names)), row["id"]
         assert " | ".join(names) == row["cards"], (row["id"], "cards are separated by ' | '")
-    for row in ROWS[FRESH]:
+    for row in ROWS[FRESH] + ROWS[SHORTHAND]:
         assert row["cards"] == "", row["id"]
 
 
@@ -105,7 +107,7 @@ def test_editions_match_languages():
 def test_split_is_about_one_third_tune_in_every_set_and_language():
     for name, rows in ROWS.items():
         assert {row["split"] for row in rows} == {"tune", "held"}, name
-        for lang in ("en", "fr"):
+        for lang in sorted({row["lang"] for row in rows}):
             part = [row for row in rows if row["lang"] == lang]
             share = sum(row["split"] == "tune" for row in part) / len(part)
             assert 0.25 <= share <= 0.45, (name, lang, round(share, 2))
@@ -131,7 +133,7 @@ def test_questions_are_not_repeated_nor_taken_from_the_first_gold_set():
             for line in handle
             if line.strip() and not line.startswith(("#", "id\t"))
         ]
-    for row in ROWS[FRESH]:
+    for row in ROWS[FRESH] + ROWS[SHORTHAND]:
         mine = set(words.findall(row["question"].lower()))
         closest = max(len(mine & other) / len(mine | other) for other in older)
         assert closest < 0.6, (row["id"], "too close to a question of search_gold.tsv")
@@ -203,3 +205,12 @@ def test_french_editions_answer_with_french_text(editions):
 def test_every_named_card_is_in_the_card_file(card_names):
     missing = [(row["id"], name) for row in ROWS[SCENARIOS] for name in cards_of(row) if name not in card_names]
     assert not missing, missing
+
+
+def test_most_shorthand_questions_use_shorthand_search_reads():
+    """The shorthand set measures reading players' words: most of its questions hold one that
+    search reads as the rules' words (the rest use words the rules know: "legend", "APNAP")."""
+    from rulekb.kb.search.shorthand import expand
+
+    read = [row["id"] for row in ROWS[SHORTHAND] if expand(row["question"], row["lang"])[1]]
+    assert len(read) >= 2 * len(ROWS[SHORTHAND]) // 3, read

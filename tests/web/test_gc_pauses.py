@@ -54,3 +54,15 @@ def test_settle_memory_freezes_what_start_up_made():
         assert gc.get_freeze_count() >= len(kept)
     finally:
         gc.unfreeze()
+
+
+def test_a_kept_response_is_a_tuple_the_collector_stops_tracking():
+    """A full response cache (one edition's rule pages: 3,114 answers) kept an object, its
+    __dict__ and a list per answer: 12,000 tracked objects, a full collection of 14 ms CPU."""
+    from rulekb.kb.web import cache
+
+    kept = cache.entry(200, [(b"content-type", b"text/html"), (b"etag", b'"x"')], b"<p>page</p>", b'"x"')
+    for _ in range(3):  # a collection untracks one level of tuples: the pairs, the headers, the answer
+        gc.collect()
+    assert not gc.is_tracked(kept) and not gc.is_tracked(kept[cache.HEADERS])
+    assert cache.size(kept) > len(b"<p>page</p>")

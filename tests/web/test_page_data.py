@@ -138,12 +138,14 @@ def test_pages_are_the_same_with_and_without_page_data_and_follow_a_rebuild(two_
         assert for_store(store).path == second
 
 
-def test_a_store_without_page_data_asks_the_store(two_editions):
+def test_a_store_without_page_data_asks_the_store(two_editions, monkeypatch):
     store, _ = two_editions
     path = companion(store.data_dir())
     path.unlink()
     from rulekb.kb.pages import reading as page_reading
 
+    # the look-again interval far longer than the write below can take on a loaded machine
+    monkeypatch.setattr(page_reading, "LOOK_EVERY", 3600.0)
     page_reading._OPEN.clear()
     page_reading._LOOKED.clear()
     assert for_store(store) is None
