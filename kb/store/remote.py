@@ -10,11 +10,10 @@ Virtuoso (recognised by its ``Server`` header) are made standard: see
 error (never served as whole), and every query without a dataset of its own names
 the KB's graphs (its default graph holds Virtuoso's system graphs).
 
-The KB's queries read the default graph as the union of the named graphs, so
-the server must be configured that way (``oxigraph serve --union-default-graph``;
-Virtuoso does it by default); the first query checks it and says so if not.
-
-Queries go through SPARQLWrapper, bound by a VALUES block as in the embedded store.
+The KB's queries read the default graph as the union of the named graphs, so the server must be
+configured that way (``oxigraph serve --union-default-graph``; Virtuoso does it by default); the
+first query checks it and says so if not. Queries go through SPARQLWrapper, bound by a VALUES
+block as in the embedded store.
 
 ``replace`` is atomic, and costs what changed rather than what exists:
 
@@ -29,18 +28,16 @@ Queries go through SPARQLWrapper, bound by a VALUES block as in the embedded sto
   manifest last.) Nothing is written before it, so an interrupted or failed build leaves the
   previous content answering. The update drops the previous manifest without SILENT: if another
   build committed meanwhile, it fails and changes nothing. The manifest is the build's id.
-- A first build (no manifest) has nothing to protect: it sends each graph
-  straight to its name with the Graph Store Protocol (one PUT per graph),
-  and drops what it wrote if it fails.
+- A first build (no manifest) has nothing to protect: it sends each graph straight to its
+  name with the Graph Store Protocol (one PUT per graph), and drops what it wrote if it fails.
 
 Memory: one graph at a time (the largest edition is 56,000 quads, ~10 MB).
 
-Why not upload to staging graphs and MOVE them in place: under the union
-default graph, staging graphs are visible to readers during the build; and
-one transaction moving the full KB (4.5 million quads) took oxigraph 10
-minutes and 13 GB of memory (replacing it: more than 18 GB, abandoned). A
-commit larger than ``RULEKB_MAX_CHANGE`` quads (default 1,000,000, about
-2.5 GB on an oxigraph server) is refused before anything is sent.
+Why not upload to staging graphs and MOVE them in place: under the union default graph, staging
+graphs are visible to readers during the build; and one transaction moving the full KB (4.5
+million quads) took oxigraph 10 minutes and 13 GB of memory (replacing it: more than 18 GB,
+abandoned). A commit larger than ``RULEKB_MAX_CHANGE`` quads (default 1,000,000, about 2.5 GB on
+an oxigraph server) is refused before anything is sent.
 """
 
 from __future__ import annotations
@@ -128,8 +125,11 @@ class RemoteStore:
         return None
 
     def build_id(self) -> str | None:
-        """The KB build's manifest graph (None before one): what page data and caches are checked against."""
-        return self._current()[0]
+        """The build's manifest graph (None before one, or while the endpoint is down): what caches are checked against."""
+        try:
+            return self._current()[0]
+        except EndpointDown:
+            return None
 
     def _current(self) -> tuple[str | None, list[str]]:
         if self._kb_graphs is None or time.monotonic() - self._kb_graphs[0] > GRAPHS_TTL:
