@@ -195,3 +195,38 @@ def test_a_text_no_wording_holds_is_asked_from_the_store(store, monkeypatch):
     monkeypatch.setattr(PageData, "wording_texts", lambda self, editions, sections=None: {})
     for candidate in candidate_editions(store, rows):
         assert _content(candidate) == _content(stored_edition(store, candidate.id, rules_only=True)), candidate.id
+
+
+def test_a_rebuild_reads_the_evidence_earlier_builds_computed(store, tmp_path, monkeypatch):
+    """The evidence of a text is kept in the cache under the code's digest: a second build computes
+    none of it and keeps the same rows; other code (another digest) computes it again."""
+    import shutil
+    import sqlite3
+
+    from rulekb.kb.pages.reading import companion
+    from rulekb.kb.translate import kept
+
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+
+    def keep_into(name: str) -> list:
+        path = tmp_path / name
+        shutil.copy(companion(store.data_dir()), path)
+        db = sqlite3.connect(path)
+        assert kept.keep(db, store) > 0
+        db.commit()
+        rows = db.execute("SELECT edition, section, rules FROM section_features ORDER BY edition, section").fetchall()
+        sets = db.execute("SELECT id, data FROM feature_sets ORDER BY id").fetchall()
+        db.close()
+        return [rows, sets]
+
+    first = keep_into("first.sqlite")
+    assert list((tmp_path / "cache" / "base-evidence").glob("*.json"))
+
+    def computed(*args):
+        raise AssertionError("evidence computed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(kept, "features", computed)
+        assert keep_into("second.sqlite") == first
+    monkeypatch.setattr(kept, "computed_by", lambda: "other code")
+    assert keep_into("third.sqlite") == first  # computed again, the same
