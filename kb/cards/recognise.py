@@ -75,6 +75,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
              if not any(a <= m.start() < b for a, b in taken)]
     normed = [norm(w) for w, _, _ in words]
     bare = [norm(_POSSESSIVE.sub("", w)) for w, _, _ in words]  # "Keranos's" -> "keranos"
+    verbs = getattr(common, "players_words", frozenset())  # players' shorthand: in lower case, the verb
     i = 0
     while i < len(words):
         matched = 0
@@ -87,7 +88,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if hit is None and bare[i + n - 1] != normed[i + n - 1]:
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
                 hit = index.lookup(key)
-            if hit is None or key in common or not _plausible(span, key.split(), common, lower_names):
+            if hit is None or key in common or not _plausible(span, key.split(), common, lower_names, verbs):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             card, kind = hit
             start, end = span[0][1], span[-1][2]
@@ -106,7 +107,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if tried >= _MISSPELT_TRIES:
                 break
             if (len(key) >= _MISSPELT_ONE_WORD and key not in common and " " not in key
-                    and key not in getattr(common, "players_words", ())
+                    and key not in verbs
                     and not any(a <= start < b for a, b in covered) and index.lookup(key) is None):
                 tried += 1
                 card = index.near(w, cutoff=_MISSPELT_CUTOFF)
@@ -123,11 +124,11 @@ def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, 
     found.append(Found(card, details["name"], details["slug"], how, asked, span, details))
 
 
-def _plausible(span, normed: list[str], common, lower_names: bool = True) -> bool:
+def _plausible(span, normed: list[str], common, lower_names: bool = True, verbs=frozenset()) -> bool:
     if len(span) == 1:  # capitalised, or a word that is no word of the rules nor of questions ("stifle")
         return normed[0] not in common and (span[0][0][:1].isupper()
                                             or (lower_names and len(normed[0]) >= _LOWER_ONE_WORD
-                                                and normed[0] not in getattr(common, "players_words", ())))
+                                                and normed[0] not in verbs))
     if any(w[:1].isupper() for w, _, _ in span):
         return True
     return not all(w in common or w in _JOINERS for w in normed)

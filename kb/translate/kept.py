@@ -22,6 +22,7 @@ computes it all again rather than add to it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from rulekb.ingest.model import Edition, Rule
@@ -35,8 +36,6 @@ _DIGEST: list[str] = []
 def computed_by() -> str:
     """The digest of what computes the evidence: the scoring code and the ontology's labels."""
     if not _DIGEST:
-        import hashlib
-
         from rulekb.ontology import turtle
 
         from ..json_cache import code_digest
@@ -115,8 +114,6 @@ class _Kept:
         self.new = 0
 
     def get(self, text: str, examples, language: str) -> str:
-        import hashlib
-
         key = hashlib.sha1("\x1f".join([language, text, *examples]).encode("utf-8", "surrogatepass")).hexdigest()
         found = self.entries.get(key)
         if not isinstance(found, str):
