@@ -201,7 +201,8 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
 
     with stages.stage("pages") as stage:  # kb.pages: beside the build now current; a remote store's, locally
         if indexing is None:
-            report.pages = write_beside(store, parts, stages.callback_for(stage), total=stage.set_total)
+            report.pages = write_beside(store, parts, stages.callback_for(stage), total=stage.set_total,
+                                        extra=keep_evidence)
         else:
             report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total,
                                        known=page_rows.result() if page_rows is not None else None,

@@ -65,9 +65,10 @@ def file_for(store, build: str) -> Path | None:
 
 
 def write_beside(store, parts, progress: Callable[[str], None] | None = None,
-                 total: Callable[[int], None] | None = None) -> dict:
+                 total: Callable[[int], None] | None = None, extra: Callable | None = None) -> dict:
     """Write the page data of the remote ``store``'s build just committed, from ``parts`` (the
-    build's parts, :func:`kb.build.load.load_parts`) loaded into a temporary embedded store."""
+    build's parts, :func:`kb.build.load.load_parts`) loaded into a temporary embedded store;
+    ``extra`` as :func:`kb.pages.data.write`'s (what an embedded build keeps too)."""
     from ..build.load import serialised
     from ..store.embedded import EmbeddedStore
 
@@ -85,7 +86,7 @@ def write_beside(store, parts, progress: Callable[[str], None] | None = None,
         local.replace(nquads=serialised(parts, quiet, counted))
         if progress is not None:
             progress("pages: the build's quads loaded into a local store")
-        report = write(local, progress, target=target, total=total, build=build)
+        report = write(local, progress, target=target, total=total, build=build, extra=extra)
         local.close()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

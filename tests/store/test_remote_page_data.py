@@ -85,6 +85,14 @@ def test_a_remote_build_writes_page_data_for_its_build_and_pages_ask_nothing(bui
     assert report.pages["file"].startswith(str(folder(store)))
     data = for_store(store)
     assert data is not None and data.build == store.build_id() and data.build.startswith("urn:rulekb:manifest:")
+    import sqlite3
+
+    from rulekb.kb.pages import features
+    from rulekb.kb.translate import kept
+
+    with sqlite3.connect(report.pages["file"]) as db:  # what --base auto reads, as an embedded build keeps it
+        assert features.digest(db) == kept.computed_by()
+        assert db.execute("SELECT count(*) FROM feature_editions").fetchone()[0] > 0
     keys = sample(embedded, 20)
     over_remote, asked = _pages(store, keys)
     assert asked == 0, "a rule page over the remote store asked it despite its page data"
