@@ -8,6 +8,7 @@ version or a glossary entry that passes the edition filter)::
                    DEFINES * [d defines c]                         the glossary cites d (rk:definedBy)
                  + DEFINES_SUB * [d's parent defines c]            a subrule of the definition
                  + MENTIONS * [d mentions c])                      rk:mentions
+                 + DEFINITION_ASKED * [d defines c and q asks what c is]   "what is X?", "que signifie X ?"
              + sum over concepts c a card named in q brings (kb.cards.recognise), not named by q itself,
                    of CARD * w(c) * spec(c) * (
                    DEFINES * [d defines c] + DEFINES_SUB * [d's parent defines c]    (keywords, types, shapes)
@@ -55,6 +56,7 @@ NUMBER = 3.0
 SECTION = 0.6
 SECTION_FIRST = 0.3
 RULE = 0.5
+DEFINITION_ASKED = 1.0  # more for a defining rule when the question asks what a thing is ("what are linked abilities?")
 CARD = 2.0  # what a named card brings (kb.cards.recognise.WEIGHTS), times the concept's specificity
 FIELDS = {"text": 1.0, "titles": 0.35, "parent": 0.6, "examples": 0.3}
 TIE = 0.2
@@ -131,7 +133,8 @@ def kb_clauses(schema, u, spec: dict[str, float]) -> list[tuple]:
         s = spec.get(key, 0.0)
         if s <= 0:
             continue
-        clauses.append((Occur.Should, const(exact(schema, "defines", key), DEFINES * s)))
+        defines = DEFINES + (DEFINITION_ASKED if getattr(u, "asks_definition", False) else 0.0)
+        clauses.append((Occur.Should, const(exact(schema, "defines", key), defines * s)))
         clauses.append((Occur.Should, const(exact(schema, "defines_sub", key), DEFINES_SUB * s)))
         clauses.append((Occur.Should, const(exact(schema, "mentions", key), MENTIONS * s)))
     card_how = getattr(u, "card_how", {})

@@ -114,6 +114,7 @@ class Understood:
     card_concepts: dict[str, float] = field(default_factory=dict)  # concept key -> weight the cards bring
     card_how: dict[str, str] = field(default_factory=dict)  # concept key -> keyword | type | shape | mention
     card_rules: dict[str, float] = field(default_factory=dict)  # rule number -> weight (keywords with no concept)
+    asks_definition: bool = False  # "what is X?", "what does X mean?": the rules defining X first
 
     def to_dict(self) -> dict:
         out = {"numbers": self.numbers, "sections": self.sections, "terms": self.terms,
@@ -138,6 +139,14 @@ def fold(word: str) -> str:
     return unicodedata.normalize("NFKD", word.lower()).encode("ascii", "ignore").decode("ascii")
 
 
+# a question that asks what something is wants its definition, not every rule that uses the word
+_DEFINITION = {
+    "en": re.compile(r"^\s*(?:what(?:'s|’s|\s+is|\s+are)\b|what\s+does\b.*\b(?:mean|do)\W*$|define\b|"
+                     r"(?:the\s+)?(?:definition|meaning)\s+of\b|what\s+counts\s+as\b)", re.IGNORECASE),
+    "fr": re.compile(r"^\s*(?:qu['’]est[- ]ce\s+qu(?:e\b|['’])|que\s+(?:signifie|veut\s+dire)\b|"
+                     r"c['’]est\s+quoi\b|(?:la\s+)?d[ée]finition\s+d)", re.IGNORECASE),
+}
+
 _FOLDED_QUESTION = {lang: {fold(w) for w in words} for lang, words in QUESTION_WORDS.items()}
 
 
@@ -156,6 +165,7 @@ def understand(text: str, lang: str, matcher=None, renames: dict | None = None) 
         else:
             continue
         rest = rest.replace(m.group(0), " ", 1)
+    u.asks_definition = bool(_DEFINITION[lang].search(u.text)) if lang in _DEFINITION else False
     rest, u.shorthand = shorthand.expand(rest, lang)  # "ETB" searches as "enters the battlefield"
     words = analysis.WORD.findall(rest)
     evidence = [w for w in words if fold(w) not in _FOLDED_QUESTION[lang] and not w.isdigit()]

@@ -238,6 +238,31 @@ def test_a_concept_brings_its_defining_rules_with_why(kb):
     assert "**" in top["snippet"] and top["iri"].endswith("/edition/en/2041-01-01/rule/702.1b")
 
 
+def test_a_question_asking_what_a_thing_is_reads_so_in_both_languages():
+    for asked in ("what are linked gadgets?", "What's a sprocket", "what does gizmoproof mean?", "define gizmoproof",
+                  "the meaning of gizmoproof", "what does gizmoproof do?"):
+        assert understand(asked, "en").asks_definition, asked
+    for asked in ("qu'est-ce qu'un gadget ?", "Que signifie gizmoproof ?", "c'est quoi un rouage ?"):
+        assert understand(asked, "fr").asks_definition, asked
+    for other in ("can a gadget with gizmoproof be targeted?", "what does gizmoproof stop when a sprocket targets?",
+                  "when is gizmoproof checked?", "est-ce qu'un gadget peut attaquer ?"):
+        assert not understand(other, "en" if other.isascii() else "fr").asks_definition, other
+
+
+def test_asking_what_a_thing_is_widens_its_definitions_lead(kb):
+    """The words alone (no meaning arm): the defining rule's lead over the rule that only
+    speaks of the thing grows when the question asks what the thing is."""
+    from rulekb.kb.search.engine import searcher_for
+
+    searcher = searcher_for(kb[0])
+
+    def lead(question):
+        hits = {h.get("rule"): h["score"] for h in searcher.search(question, edition=NEW, dense=False)["results"]}
+        return hits["702.1a"] - hits["702.1b"]
+
+    assert lead("what is gizmoproof?") > lead("gizmoproof?") + 0.1
+
+
 def test_historical_names_reach_the_rules_of_the_other_era(kb):
     found = service.search(kb[0], "what happens to a rewound gadget, is it removed from the game?", edition=NEW)
     assert rules(found)[0] == "101.2"
