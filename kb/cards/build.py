@@ -185,7 +185,7 @@ def _row(card, links, rules: list[tuple[str, str]], slug: str, edition: str) -> 
         "faces": [{"name": f.name, "type_line": f.type_line, "mana_cost": f.mana_cost, "text": f.oracle_text}
                   for f in card.faces],
         "keywords": [{"name": k.name, "kind": k.kind, "rule": k.rule, "concept": k.concept} for k in links.keywords],
-        "types": links.types, "shapes": links.shapes, "mentions": links.mentions,
+        "types": links.types, "kinds": links.kinds, "shapes": links.shapes, "mentions": links.mentions,
         "concepts": links.concepts(),
         "rules": [[number, why] for number, why in rules],
     }

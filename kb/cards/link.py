@@ -15,6 +15,12 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   tapped", "enters with", "as ... enters", "skip"), continuous ("as long as"), static
   (any other paragraph of a permanent), spell ability (a paragraph of an instant or
   sorcery); each the KB concept of that name.
+- **Kind, by its faces**: a card with two faces is an adventurer or omen card (a face is an
+  Adventure, an Omen),
+  a split card (every face an instant or sorcery, or a Room), a flip card ("flip" in its text, a
+  second face with no mana cost) or a double-faced card -- nonmodal when it transforms
+  ("transform", daybound, disturb ..., a battle), modal otherwise; each the KB concept of that name, so the
+  rules for that kind of card govern it (the card file names no layout).
 - **Mentions**: the concepts the build's label matcher finds in the text (the same
   matcher that found each rule's ``rk:mentions``): "can't lose the game" names
   *Lose the Game*; "prevent that damage" names *Prevent*.
@@ -47,6 +53,20 @@ SHAPES = {  # shape -> the KB concept that names it
     "continuous": "continuous-effect",
     "spell": "spell-ability",
 }
+# the kinds of card with faces, each by the labels the glossary has used for it (newest first)
+KINDS = {
+    "adventurer": ("Adventurer Card",),
+    "omen": ("Omen Card",),
+    "split": ("Split Card",),
+    "flip": ("Flip Card",),
+    "double-faced": ("Double-Faced Card",),
+    "modal": ("Modal Double-Faced Card",),
+    "nonmodal": ("Nonmodal Double-Faced Card", "Transforming Double-Faced Card"),
+}
+_SPLIT_FACE = re.compile(r"\b(?:instant|sorcery)\b", re.IGNORECASE)
+# "flip Jushi Apprentice", "flip this creature", "return it flipped" (not "flip a coin")
+_FLIPS = re.compile(r"\bflip (?:it\b|this\b|[A-Z])|\bflipped\b")
+_TRANSFORMS = re.compile(r"\btransform|\b(?:daybound|nightbound|disturb|more than meets the eye)\b", re.IGNORECASE)
 _TRIGGER = re.compile(r"^(?:[^.:]*?—\s*)?(?:when|whenever|at the beginning|at the end|at)\b", re.IGNORECASE)
 _ACTIVATED = re.compile(r"^(?:[^\"“:—]{1,120}):\s+\S")
 _REPLACEMENT = re.compile(r"\binstead\b|\bif\b[^.]*\bwould\b|\benters? (?:the battlefield )?tapped\b|"
@@ -132,6 +152,7 @@ class Links:
     keywords: list[Keyword] = field(default_factory=list)
     types: list[str] = field(default_factory=list)  # concept keys
     shapes: list[str] = field(default_factory=list)  # shape names (SHAPES)
+    kinds: list[str] = field(default_factory=list)  # concept keys: what kind of card its faces make it
     mentions: list[str] = field(default_factory=list)  # concept keys, not already above
 
     def concepts(self) -> dict[str, str]:
@@ -140,6 +161,8 @@ class Links:
         for kw in self.keywords:
             if kw.concept:
                 out.setdefault(kw.concept, "keyword")
+        for key in self.kinds:
+            out.setdefault(key, "kind")
         for key in self.types:
             out.setdefault(key, "type")
         for shape in self.shapes:
@@ -197,10 +220,35 @@ def link(card: Card, vocab: Vocabulary) -> Links:
     for type_line, face_text in faces:
         shapes += _shapes(type_line, face_text, abilities)
     links.shapes = list(dict.fromkeys(shapes))
+    for kind in card_kinds(card):
+        key = next(filter(None, (vocab.keys.concept_for(_key(label)) for label in KINDS[kind])), None)
+        if key and key not in links.kinds:
+            links.kinds.append(key)
     if vocab.matcher is not None:
         have = set(links.concepts())
         links.mentions = sorted(set(vocab.matcher.mentions(text)) - have)
     return links
+
+
+def card_kinds(card: Card) -> list[str]:
+    """What kind of card its faces make it (:data:`KINDS`), most specific last; none for one face.
+    The card file has no layout field, so it is read from the faces' type lines, costs and texts."""
+    names = [f.name for f in card.faces]
+    if len(card.faces) < 2 or len(set(names)) < len(names):  # (one face printed twice: a reversible card)
+        return []
+    subtypes = [f.type_line.partition("—")[2] for f in card.faces]
+    for subtype, kind in (("Adventure", "adventurer"), ("Omen", "omen")):
+        if any(re.search(rf"\b{subtype}\b", sub) for sub in subtypes):
+            return [kind]
+    if any(re.search(r"\bRoom\b", sub) for sub in subtypes) or all(
+            _SPLIT_FACE.search(f.type_line.partition("—")[0]) for f in card.faces):
+        return ["split"]
+    text = " ".join(f.oracle_text or "" for f in card.faces)
+    if _TRANSFORMS.search(text) or any(re.search(r"\bBattle\b", f.type_line) for f in card.faces):
+        return ["double-faced", "nonmodal"]
+    if _FLIPS.search(text) and not card.faces[1].mana_cost:
+        return ["flip"]
+    return ["double-faced", "modal"]
 
 
 def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
@@ -240,12 +288,15 @@ def _is_keyword_line(line: str, keyword_names: set[str]) -> bool:
 
 def governing(links: Links, vocab: Vocabulary) -> list[tuple[str, str]]:
     """(rule number, why) of the rules that govern a card in ``vocab``'s edition, most specific first:
-    its keywords' rules, its types', its shapes'."""
+    its keywords' rules, its kind's (by its faces), its types', its shapes'."""
     out: dict[str, str] = {}
     for kw in links.keywords:
         out.setdefault(kw.rule, f"keyword {kw.kind}: {kw.name}")
         for number in vocab.rules_of(kw.concept) if kw.concept else []:
             out.setdefault(number, f"keyword {kw.kind}: {kw.name}")
+    for key in links.kinds:
+        for number in vocab.rules_of(key):
+            out.setdefault(number, f"kind of card: {key}")
     for key in links.types:
         for number in vocab.rules_of(key):
             out.setdefault(number, f"type: {key}")

@@ -6,6 +6,7 @@
         rk:typeLine "Artifact Creature — Angel" ; rk:manaCost "{7}" ; rk:oracleText "Flying ..." ;
         rk:hasKeyword <concept/flying> ;          (rk:keywordRule <rule>: a keyword with no concept)
         rk:hasCardType <concept/artifact>, <concept/creature> ;
+        rk:hasCardKind <concept/split-card> ;     (a card with faces: the kind they make it)
         rk:hasAbilityShape <concept/static-ability> ;
         rk:governedBy <edition/en/2026-01-16/rule/702.9>, ... ;
         rk:hasFace <card/.../face/1> .                       (a card with faces)
@@ -25,7 +26,7 @@ from ..rdf.iris import Minter, rk_nodes
 from .link import SHAPES
 
 _RK = rk_nodes(["OracleCard", "CardFace", "hasFace", "faceOrder", "hasKeyword", "keywordRule", "hasCardType",
-                "hasAbilityShape", "governedBy", "oracleText", "typeLine", "manaCost"])
+                "hasCardKind", "hasAbilityShape", "governedBy", "oracleText", "typeLine", "manaCost"])
 _TYPE = ox.NamedNode(str(RDF.type))
 _LABEL = ox.NamedNode(str(RDFS.label))
 
@@ -74,7 +75,7 @@ def quads(rows: list[dict], edition: str | None, concepts: set[str], mint: Minte
                 yield ox.Quad(card, rk["hasKeyword"], c(kw["concept"]), g)
             elif edition:  # a keyword the glossary has no concept for: its rule
                 yield ox.Quad(card, rk["keywordRule"], rule(kw["rule"]), g)
-        for prop, keys in (("hasCardType", row.get("types", [])),
+        for prop, keys in (("hasCardType", row.get("types", [])), ("hasCardKind", row.get("kinds", [])),
                            ("hasAbilityShape", [SHAPES[s] for s in row.get("shapes", [])])):
             for key in keys:
                 node = c(key)

@@ -30,7 +30,7 @@ from .names import Found, NameIndex, norm
 
 MAX_NAME_WORDS = 8
 MAX_CARDS = 6  # a question naming more: the first six
-WEIGHTS = {"keyword": 0.7, "shape": 0.7, "type": 0.3, "mention": 1.0}  # (kb.search.rank: how they were set)
+WEIGHTS = {"keyword": 0.7, "kind": 0.7, "shape": 0.7, "type": 0.3, "mention": 1.0}  # (kb.search.rank: how they were set)
 _BRACKETS = re.compile(r"\[\[([^\[\]\n]{1,150}?)\]\]|\[([^\[\]\n]{1,150}?)\]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s?$")

@@ -14,7 +14,7 @@ VERSION = "0.1.0"
 
 
 class RK(DefinedNamespace):
-    """rulekb ontology 0.1.0: 46 classes, 53 object properties, 48 datatype properties, 1 annotation property, 53 individuals.
+    """rulekb ontology 0.1.0: 46 classes, 54 object properties, 48 datatype properties, 1 annotation property, 53 individuals.
 
     Closed: an attribute that is not a term of the ontology raises AttributeError.
     """
@@ -89,8 +89,9 @@ class RK(DefinedNamespace):
     fromEdition: URIRef  # The older of the two consecutive editions a change lies between.
     fromRule: URIRef  # The rule of the older edition a change starts from; an added rule's change has none.
     frRule: URIRef  # The French rule a translation finding is about (none for an English rule missing from the French).
-    governedBy: URIRef  # Links an Oracle card to a rule that governs it, in the newest complete English edition of the build: the rules defining its keywords, its types and its ability shapes (through those concepts' rk:definedBy).
+    governedBy: URIRef  # Links an Oracle card to a rule that governs it, in the newest complete English edition of the build: the rules defining its keywords, its kind of card, its types and its ability shapes (through those concepts' rk:definedBy).
     hasAbilityShape: URIRef  # Links an Oracle card to the kind of ability or effect a paragraph of its text has, as a concept: triggered ability (when, whenever, at), activated ability (cost: effect), static ability, spell ability, replacement effect (instead, if ... would), continuous effect (as long as).
+    hasCardKind: URIRef  # Links an Oracle card with two faces to the kind of card its faces make it, as a concept: split card, flip card, double-faced card (modal or nonmodal), adventurer card, omen card (read from the faces' type lines, costs and texts).
     hasCardType: URIRef  # Links an Oracle card to a supertype, card type or subtype of its type line that is a game concept (Legendary, Creature, Aura, Equipment ...).
     hasCitation: URIRef  # Links a rule, example or glossary entry to a cross-reference written in its text, resolved or not.
     hasExample: URIRef  # Links a rule to one of its example paragraphs.

@@ -124,6 +124,33 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     assert wind.shapes == ["static"] and wind.keywords == []  # a face's "Sprocket" type is no instant or sorcery
 
 
+def test_a_card_with_faces_is_the_kind_of_card_its_faces_make_it():
+    from rulekb.ingest.cards import Card, Face
+    from rulekb.kb.cards.link import card_kinds
+
+    def card(*faces):
+        return Card(" // ".join(f.name for f in faces), faces=list(faces))
+
+    knight = Face("Cog Knight", "Creature — Gadget Knight", "Gizmoproof.", "{2}{W}")
+    assert card_kinds(Card("Cog Knight", "Creature — Gadget Knight")) == []
+    assert card_kinds(card(knight, Face("Polish Armor", "Instant — Adventure", "Untap target gadget.", "{W}"))) \
+        == ["adventurer"]
+    assert card_kinds(card(Face("Wind", "Instant", "Draw a card.", "{U}"), Face("Unwind", "Sorcery", "", "{1}{U}"))) \
+        == ["split"]
+    assert card_kinds(card(Face("Lobby", "Enchantment — Room", "", "{1}"), Face("Attic", "Enchantment — Room", "", "{2}"))) \
+        == ["split"]
+    assert card_kinds(card(knight, Face("Rusted Knight", "Creature — Gadget", "", ""))) == ["double-faced", "modal"]
+    assert card_kinds(card(Face("Cog Squire", "Creature — Gadget", "At dawn, transform Cog Squire.", "{1}{W}"),
+                           Face("Cog Lord", "Creature — Gadget", "", ""))) == ["double-faced", "nonmodal"]
+    assert card_kinds(card(Face("Siege Engine", "Battle — Siege", "", "{3}{R}"), Face("Wreck", "Sorcery", "", ""))) \
+        == ["double-faced", "nonmodal"]  # a battle turns over by the rules, not by its text
+    assert card_kinds(card(Face("Cog Page", "Creature — Gadget", "If it has two counters, flip it.", "{W}"),
+                           Face("Cog Marshal", "Creature — Gadget", "", ""))) == ["flip"]
+    assert card_kinds(card(Face("Lucky Cog", "Creature — Gadget", "Flip a coin. If you win the flip, draw.", "{W}"),
+                           Face("Lucky Land", "Land", "", ""))) == ["double-faced", "modal"]  # a coin is no flip card
+    assert card_kinds(card(knight, knight)) == []  # one face printed twice: a reversible card, no kind of its own
+
+
 # -- the build ----------------------------------------------------------------------
 
 def test_the_build_writes_the_cards_graph_and_the_name_index(kb):

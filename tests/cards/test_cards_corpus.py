@@ -24,6 +24,11 @@ def test_real_cards_are_linked_to_their_rules(corpus_kb):
     assert "triggered" in keranos["shapes"] and "continuous" in keranos["shapes"]
     scales = service.card(store, "Hardened Scales")
     assert "replacement" in scales["shapes"] and "614.1" in {r["rule"] for r in scales["rules"]}
+    # a card with faces is governed by the rules of its kind, read from its faces (the file has no layout)
+    delver = {r["rule"]: r["why"] for r in service.card(store, "Delver of Secrets")["rules"]}
+    assert any(number.startswith("712.") and "double-faced" in why for number, why in delver.items())
+    assert any(r["rule"].startswith("709.") for r in service.card(store, "Fire // Ice")["rules"])
+    assert any(r["rule"].startswith("715.") for r in service.card(store, "Bonecrusher Giant")["rules"])
 
 
 def test_questions_name_real_cards(corpus_kb):
