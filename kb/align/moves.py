@@ -82,7 +82,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from . import reminders, structure
+from . import concepts, reminders, structure
 from .candidates import Index
 
 MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
@@ -246,6 +246,7 @@ def moved(matching, context) -> None:
     if matching.free_new():
         _pointed(matching, context)
         structure.pointer_said(matching, context, lambda i: _moved_section(matching, context, i))
+        concepts.anchored_said(matching, lambda i: _moved_section(matching, context, i))
     structure.children_went(matching, lambda i: _moved_section(matching, context, i), MIN_TOKENS)
 
 
