@@ -92,7 +92,7 @@ def anchored_said(matching, moved_section) -> None:
     if not free_new:
         return
     absorbed = matching.__dict__.setdefault("absorbed", {})
-    anchors = None
+    anchors, members = None, {}
     for i in matching.free_old():
         parent = old.parent[i]
         if i in matching.headings or i in absorbed or parent is None or not moved_section(i):
@@ -104,9 +104,11 @@ def anchored_said(matching, moved_section) -> None:
         scope = anchors.get(old.numbers[parent])
         if not scope:
             continue
-        ranked = sorted(((reminders.lead(matching, i, j), j) for j in range(len(new))
-                         if _under(new.numbers[j], scope) and (i, j) not in matching.given_up),
-                        key=lambda r: (-r[0], r[1]))
+        key = frozenset(scope)
+        if key not in members:
+            members[key] = [j for j in range(len(new)) if _under(new.numbers[j], scope)]
+        ranked = sorted(((reminders.lead(matching, i, j), j) for j in members[key]
+                         if (i, j) not in matching.given_up), key=lambda r: (-r[0], r[1]))
         if not ranked or ranked[0][1] not in free_new or ranked[0][0] < ANCHORED_SAID:
             continue
         if len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + ANCHORED_MARGIN:
