@@ -57,8 +57,10 @@ pairs put their neighbours' successors among the next round's structural candida
 a rule whose pair only its pointer supported goes, if still free, to the free rule of the
 section it points to that says its first sentence (:func:`_pointed`).
 
-Two last steps read the structure around a rule still free: the sentence its pointer to
+Three last steps read the structure around a rule still free: the sentence its pointer to
 another rule is about, said by a free rule where it points (:func:`kb.align.structure.pointer_said`, a merge
+link), its first sentence said by a free rule where its parent's concept went, by a renamed glossary
+term or the citations of its citers' successors (:func:`kb.align.concepts.anchored_said`, a merge
 link), and the one new rule all its subrules went under (:func:`kb.align.structure.children_went`);
 in the rounds, a rule without a parent is sought first under the new rules its section-mates went
 under (:func:`kb.align.structure.block`).
@@ -82,7 +84,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from . import reminders, structure
+from . import concepts, reminders, structure
 from .candidates import Index
 
 MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
@@ -246,6 +248,7 @@ def moved(matching, context) -> None:
     if matching.free_new():
         _pointed(matching, context)
         structure.pointer_said(matching, context, lambda i: _moved_section(matching, context, i))
+        concepts.anchored_said(matching, lambda i: _moved_section(matching, context, i))
     structure.children_went(matching, lambda i: _moved_section(matching, context, i), MIN_TOKENS)
 
 

@@ -42,7 +42,7 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     scores = score_gold(ROWS, editions, align)
     assert scores["restructure-2009-moves-held"]["correct"] >= 21, scores["restructure-2009-moves-held"]["misses"]
     assert scores["restructure-2009-moves-tune"]["correct"] >= 28, scores["restructure-2009-moves-tune"]["misses"]
-    assert scores["restructure-2009-moves-tune2"]["correct"] >= 37, scores["restructure-2009-moves-tune2"]["misses"]
+    assert scores["restructure-2009-moves-tune2"]["correct"] >= 38, scores["restructure-2009-moves-tune2"]["misses"]
     got = align(editions[PAIR[0]], editions[PAIR[1]]).successors()
     assert got["310.2c"] == "510.1c"  # combat damage: a blocked creature's damage, reworded, in 510
     assert got["408.2f"] == "405.6b"  # characteristic-defining abilities folded into the stack's rule
@@ -60,3 +60,4 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     assert got["212.1a"] == "112.3"  # its pointer's sentence, said by the abilities section it points to
     assert got["410.9"] == "509.4"  # its five subrules all went under 509.4: merged into it
     assert got["500.1"] == "508.1c"  # its section-mates went under 508.1 and 509.1: sought there first
+    assert got["217.8a"] == "702.23b"  # the phased-out zone: its parent's renamed glossary term points to phasing
