@@ -127,7 +127,7 @@ def pytest_collection_modifyitems(session, config, items):
     needing.sort(key=lambda item: _LONG_FIRST.get(item.nodeid.split("::")[0], len(_LONG_FIRST)))  # (stable)
     items[:] = others + needing
     found = corpus_dir()
-    if found is not None and (found / "en").is_dir():
+    if found is not None and (found / "en").is_dir() and _runs_tests(config):
         from . import corpus_build
 
         child = corpus_build.start(found, _shared_tmp(config._tmp_path_factory))
@@ -150,6 +150,12 @@ def pytest_configure(config):
         child = corpus_build.start(found, config._tmp_path_factory.getbasetemp())
         if child is not None:
             _build["child"] = child
+
+
+def _runs_tests(config) -> bool:
+    """Not ``--collect-only``: a listing of the tests starts no corpus build (it waited minutes at
+    exit for a build nobody reads)."""
+    return not config.getoption("collectonly", False)
 
 
 def _whole_suite_on_workers(config) -> bool:

@@ -44,3 +44,11 @@ def test_the_whole_suite_on_workers_starts_the_build_before_they_collect():
     assert not _whole_suite_on_workers(_Config(collectonly=True))
     assert not _whole_suite_on_workers(_Config(numprocesses=0))
     assert not _whole_suite_on_workers(_Config(worker=True))
+
+
+def test_a_listing_of_the_tests_starts_no_build():
+    """``pytest --collect-only`` collects the corpus tests but runs none: no build is started."""
+    from .conftest import _runs_tests
+
+    assert _runs_tests(_Config()) and _runs_tests(_Config(numprocesses=0))
+    assert not _runs_tests(_Config(collectonly=True))

@@ -15,8 +15,11 @@ changes into it): the whole lineage graph would not fit pyshacl's time.
 On an embedded store on disk the checks and the graphs are independent tasks run
 in a pool of processes (``jobs``, default one per core), each opening the store
 read-only; the rows are merged in the order of the tasks, so the result does not
-depend on the pool. The RDF pyshacl reads is parsed by pyoxigraph (N-Triples) and
-handed to rdflib as terms: rdflib's own N-Triples parser took most of the time.
+depend on the pool. A small store (under ``POOL_FROM_BYTES`` on disk) is checked in this
+process unless ``jobs`` says otherwise: starting the pool's interpreters (rdflib and pyshacl
+imported in each, about a second of CPU) costs more than its checks (a third of a second on
+the fixture KB). The RDF pyshacl reads is parsed by pyoxigraph (N-Triples) and handed to
+rdflib as terms: rdflib's own N-Triples parser took most of the time.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import os
 
 from . import queries
 
+POOL_FROM_BYTES = 16 << 20  # a store this large on disk is checked in a pool of processes by default
+
 
 def validate(store, editions: list[str] | None = None, all_graphs: bool = False, jobs: int | None = None) -> dict:
     graphs = _graphs_to_shape_check(store, editions, all_graphs)
@@ -32,6 +37,8 @@ def validate(store, editions: list[str] | None = None, all_graphs: bool = False,
     # the graphs first: they are the long tasks, so the pool ends with the short ones
     tasks = [("shacl", graph) for graph in graphs] + [("check", name) for name in checks]
     location = _on_disk(store)
+    if jobs is None and location is not None and store.size_bytes() < POOL_FROM_BYTES:
+        jobs = 1
     jobs = min(jobs or os.cpu_count() or 1, len(tasks))
     if location is not None and jobs > 1:
         import multiprocessing

@@ -1,9 +1,10 @@
 """`kb.store.validate`: the checks and the SHACL graphs run in a pool of processes on a store
-on disk, with the same result as one after the other; the RDF pyshacl reads is the same
-graph rdflib's own parser makes."""
+on disk, with the same result as one after the other (a small store in one process unless
+asked); the RDF pyshacl reads is the same graph rdflib's own parser makes."""
 
 from __future__ import annotations
 
+import pytest
 import rdflib
 
 from rulekb.kb.store.validate import validate
@@ -18,6 +19,26 @@ def test_a_pool_of_processes_finds_what_one_process_finds(fixture_kb):
     assert pooled["conforms"], pooled["violations"][:5]
     assert any(g.endswith("/edition/en/2030-05-05") for g in pooled["shacl_graphs"])
     assert set(pooled["checks"]) >= {"rule-without-text-violation", "dangling-reference-violation"}
+
+
+def test_a_small_store_is_checked_in_this_process_unless_a_pool_is_asked_for(fixture_kb, monkeypatch):
+    """The fixture KB (a few MB): no pool by default, the same result as the pool's."""
+    import concurrent.futures
+
+    from rulekb.kb.store import validate as module
+
+    store, _ = fixture_kb
+    assert 0 < store.size_bytes() < module.POOL_FROM_BYTES
+    pooled = validate(store, jobs=2)
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started for a small store")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    assert validate(store) == pooled
+    monkeypatch.setattr(module, "POOL_FROM_BYTES", 0)  # as if large: the default is the pool
+    with pytest.raises(AssertionError, match="a pool was started"):
+        validate(store)
 
 
 def test_a_violation_found_in_a_worker_reaches_the_result(tmp_path):
