@@ -9,7 +9,16 @@ from ..service import run
 from . import catalog
 from .context import WebContext
 from .html import page
+from .kept import Kept, digest
 from .markup import citations_from_rows, link_citations
+
+# Rendered section pages, per process: a section lists every rule under it, and the longest
+# (702, every keyword ability: 242 KB) took 40-166 ms of CPU to query and render -- the tail of
+# a mixed load, every other request of the process waiting behind it. Kept whatever the
+# response cache (``--cache``) says, like a rule page's history rows: keyed by the build, so a
+# rebuild the server follows renders them again. The newest edition's are rendered before the
+# port opens (:func:`render_sections_ahead`).
+SECTIONS_KEPT = Kept(max_entries=2048, max_bytes=16_000_000)
 
 
 def edition_page(ctx: WebContext, edition: str):
@@ -65,6 +74,30 @@ def part_page(ctx: WebContext, edition: str, number: str):
 
 
 def section_page(ctx: WebContext, edition: str, number: str):
+    from starlette.responses import HTMLResponse
+
+    build = ctx.store.build_id()
+    if build is None:  # a store of no known build (in memory, a remote one down): nothing to key on
+        return _section_page(ctx, edition, number)
+    key = digest(ctx.base, build, edition, number)
+    body = SECTIONS_KEPT.get(key)
+    if body is not None:
+        return HTMLResponse(body)
+    response = _section_page(ctx, edition, number)
+    SECTIONS_KEPT.put(key, bytes(response.body))
+    return response
+
+
+def render_sections_ahead(ctx: WebContext, edition: str) -> int:
+    """Every section page of ``edition`` rendered and kept now (``rulekb serve`` does it for the
+    newest edition before its port opens); returns how many."""
+    numbers = [h["number"] for h in run(ctx.store, "edition-sections", edition=edition) if h["kind"] == "section"]
+    for number in numbers:
+        section_page(ctx, edition, number)
+    return len(numbers)
+
+
+def _section_page(ctx: WebContext, edition: str, number: str):
     store = ctx.store
     catalog.edition(store, edition)
     headings = run(store, "edition-sections", edition=edition)
