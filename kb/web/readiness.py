@@ -6,8 +6,10 @@ a request needs (:func:`warm`): the store opened, the page data and the search i
 opened, every query worker process started and ready, and one real request of each
 kind (home page, a rule page of the newest edition, a SPARQL point lookup, a search)
 answered through the whole app, so its templates, plans and caches are built, the word
-diffs of the longest histories computed (:func:`kb.web.rule_page.keep_longest_diffs`) and the
-newest edition's section pages rendered (:func:`kb.web.edition_pages.render_sections_ahead`). The
+diffs of the longest histories computed (:func:`kb.web.rule_page.keep_longest_diffs`), the
+newest edition's section pages rendered and kept (:func:`kb.web.edition_pages.render_sections_ahead`)
+and its rule pages rendered once, so the word diffs and history rows they share are kept
+(:func:`kb.web.rule_page.render_rules_ahead`). The
 first request then costs what the hundredth does.
 
 Server processes started together (``rulekb serve`` with several) also listen together
@@ -188,8 +190,10 @@ async def warm(ready: Ready) -> dict:
     ctx = getattr(app.state, "ctx", None)
     if newest and ctx is not None:  # the section pages (the slowest to render: kb.web.edition_pages)
         from .edition_pages import render_sections_ahead
+        from .rule_page import render_rules_ahead
 
         done["sections_rendered"] = await anyio.to_thread.run_sync(render_sections_ahead, ctx, newest)
+        done["rule_pages_rendered"] = await anyio.to_thread.run_sync(render_rules_ahead, ctx, newest)
     done["gc_frozen"] = await anyio.to_thread.run_sync(settle_memory)
     done["seconds"] = round(time.perf_counter() - started, 2)
     return done

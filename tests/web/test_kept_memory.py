@@ -81,3 +81,18 @@ def test_a_section_page_is_rendered_once_per_build_and_the_newest_edition_ahead(
     else:
         raise AssertionError("a section page of another build came from what was kept")
     edition_pages.SECTIONS_KEPT.clear()
+
+
+def test_bench_pages_newest_times_the_section_and_rule_pages_a_warm_server_renders(fixture_kb):
+    from ..helpers import run_cli
+
+    store, _ = fixture_kb
+    result = run_cli("bench", "pages", "--store", str(store.root), "--newest", "--format", "json", timeout=600)
+    assert result.returncode == 0, result.stderr
+    figures = result.json
+    assert figures["edition"] == "en/2030-05-05"
+    for label in ("section pages rendered", "section pages kept", "rule pages, first pass", "rule pages, second pass"):
+        assert figures[label]["pages"] > 0 and figures[label]["cpu_ms_max"] >= figures[label]["cpu_ms_median"] >= 0
+        assert figures[label]["slowest"]
+    text = run_cli("bench", "pages", "--store", str(store.root), "--newest", timeout=600)
+    assert text.returncode == 0 and "section pages kept" in text.stdout and "load average" in text.stdout
