@@ -88,13 +88,22 @@ def section_page(ctx: WebContext, edition: str, number: str):
     return response
 
 
-def render_sections_ahead(ctx: WebContext, edition: str) -> int:
+def render_sections_ahead(ctx: WebContext, edition: str, seconds: float = 60.0) -> int:
     """Every section page of ``edition`` rendered and kept now (``rulekb serve`` does it for the
-    newest edition before its port opens); returns how many."""
+    newest edition of an embedded store before its port opens: over a remote store each page asks
+    it five queries); stops after ``seconds`` (a slow store does not keep the port closed).
+    Returns how many."""
+    import time
+
+    deadline = time.monotonic() + seconds
     numbers = [h["number"] for h in run(ctx.store, "edition-sections", edition=edition) if h["kind"] == "section"]
+    done = 0
     for number in numbers:
+        if time.monotonic() > deadline:
+            break
         section_page(ctx, edition, number)
-    return len(numbers)
+        done += 1
+    return done
 
 
 def _section_page(ctx: WebContext, edition: str, number: str):

@@ -192,7 +192,8 @@ async def warm(ready: Ready) -> dict:
         from .edition_pages import render_sections_ahead
         from .rule_page import render_rules_ahead
 
-        done["sections_rendered"] = await anyio.to_thread.run_sync(render_sections_ahead, ctx, newest)
+        if store.local_root is not None:  # (over a remote store each section page asks it five queries)
+            done["sections_rendered"] = await anyio.to_thread.run_sync(render_sections_ahead, ctx, newest)
         done["rule_pages_rendered"] = await anyio.to_thread.run_sync(render_rules_ahead, ctx, newest)
     done["gc_frozen"] = await anyio.to_thread.run_sync(settle_memory)
     done["seconds"] = round(time.perf_counter() - started, 2)

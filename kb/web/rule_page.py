@@ -237,19 +237,25 @@ def keep_longest_diffs(store, lineages: int = LONGEST_HISTORIES) -> int:
 RULES_AHEAD = 5000  # rule pages of the newest edition rendered before the port opens (it has about 3,100)
 
 
-def render_rules_ahead(ctx: WebContext, edition: str, limit: int = RULES_AHEAD) -> int:
+def render_rules_ahead(ctx: WebContext, edition: str, limit: int = RULES_AHEAD, seconds: float = 60.0) -> int:
     """Every rule page of ``edition`` rendered once now, its output dropped: what the pages of
     the edition share is then computed and kept (the word diffs of each lineage's wordings, the
     rows of its history, the links), so a reader's first visit to a page costs what the second
     does (``rulekb serve`` does it for the newest edition before its port opens; on the full KB a
-    first render cost 1.4-2.1 ms of CPU, a second 0.8-1.2). Returns the pages rendered."""
+    first render cost 1.4-2.1 ms of CPU, a second 0.8-1.2). Stops after ``seconds`` (a slow
+    store does not keep the port closed). Returns the pages rendered."""
+    deadline = time.monotonic() + seconds
     numbers = [row["number"] for row in run(ctx.store, "edition-rules", edition=edition)][:limit]
+    done = 0
     for number in numbers:
+        if time.monotonic() > deadline:
+            break
         try:
             rule_page(ctx, edition, number)
         except NotFound:
             pass
-    return len(numbers)
+        done += 1
+    return done
 
 
 def _keep(periods: list[dict]) -> None:
