@@ -291,7 +291,9 @@ def start_rulekb(name: str, store: str, workers: int | None, workdir: Path, extr
     if workers is not None:
         argv += ["--workers", str(workers)]
     argv += extra or []
-    return _start(name, argv, port, "/sparql", workdir)
+    # (it renders the newest edition's pages before its port opens: about 7 s of CPU a process on
+    # the full KB, a minute of wall time or more when other work shares the cores)
+    return _start(name, argv, port, "/sparql", workdir, ready_timeout=300.0)
 
 
 def start_oxigraph(nquads: Path, workdir: Path) -> Server | str:
