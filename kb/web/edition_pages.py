@@ -88,6 +88,16 @@ def section_page(ctx: WebContext, edition: str, number: str):
     return response
 
 
+def kept_section(ctx: WebContext, edition: str | None, number: str | None):
+    """The section page this process keeps for this build, or None (not rendered yet, or no build
+    to key on): answered on the event loop, with no thread and no query."""
+    from starlette.responses import HTMLResponse
+
+    build = ctx.store.build_id() if edition and number else None
+    body = SECTIONS_KEPT.get(digest(ctx.base, build, edition, number)) if build else None
+    return HTMLResponse(body) if body is not None else None
+
+
 def render_sections_ahead(ctx: WebContext, edition: str, seconds: float = 60.0) -> int:
     """Every section page of ``edition`` rendered and kept now (``rulekb serve`` does it for the
     newest edition of an embedded store before its port opens: over a remote store each page asks

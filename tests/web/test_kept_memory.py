@@ -96,3 +96,47 @@ def test_bench_pages_newest_times_the_section_and_rule_pages_a_warm_server_rende
         assert figures[label]["slowest"]
     text = run_cli("bench", "pages", "--store", str(store.root), "--newest", timeout=600)
     assert text.returncode == 0 and "section pages kept" in text.stdout and "load average" in text.stdout
+
+
+def _asgi_get(app, path: str) -> tuple[int, dict, bytes]:
+    """One GET through the ASGI app in this process: (status, headers, body)."""
+    import asyncio
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"localhost"), (b"accept", b"text/html")], "client": ("127.0.0.1", 1),
+             "server": ("127.0.0.1", 80)}
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    return start["status"], headers, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+def test_a_kept_section_page_is_answered_without_a_query_or_a_thread(fixture_kb, monkeypatch):
+    from rulekb.kb.web import resources
+    from rulekb.kb.web.app import create_app
+
+    store, _ = fixture_kb
+    edition_pages.SECTIONS_KEPT.clear()
+    app = create_app(store, workers=1)
+    status, headers, body = _asgi_get(app, "/edition/en/2030-05-05/section/100")
+    assert status == 200 and len(edition_pages.SECTIONS_KEPT) == 1
+
+    def no_describe(*_args, **_kwargs):
+        raise AssertionError("a kept section page asked the store")
+
+    monkeypatch.setattr(resources.descriptions, "describe", no_describe)
+    again_status, again_headers, again = _asgi_get(app, "/edition/en/2030-05-05/section/100")
+    assert again_status == 200 and again == body
+    for name in ("vary", "content-type", "x-content-type-options", "content-security-policy"):
+        assert again_headers.get(name) == headers.get(name), name
+    assert headers["vary"] == "Accept"
+    edition_pages.SECTIONS_KEPT.clear()
