@@ -123,6 +123,42 @@ def loaded_libraries(pid: int) -> set[str]:
     return found
 
 
+class RssSampler:
+    """RSS of a server's process tree every ``every`` seconds, in a thread, while a load runs:
+    ``with RssSampler(server) as sampler: ...``, then ``sampler.samples``: (seconds, MB)."""
+
+    def __init__(self, server: "Server", every: float = 1.0):
+        self.server, self.every = server, every
+        self.samples: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        started = time.monotonic()
+        while True:
+            self.samples.append((round(time.monotonic() - started, 1), round(self.server.rss_mb(), 1)))
+            if self._stop.wait(self.every):
+                break
+
+    def __enter__(self) -> "RssSampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+
+def second_half_growth(samples: list[tuple[float, float]]) -> float | None:
+    """MB grown from the sample at the middle of the run to the last: a server whose bounded caches
+    filled in the first half grows by nothing in the second (None: too few samples)."""
+    if len(samples) < 4:
+        return None
+    middle = samples[-1][0] / 2
+    at_middle = min(samples, key=lambda sample: abs(sample[0] - middle))
+    return round(samples[-1][1] - at_middle[1], 1)
+
+
 @dataclass
 class Server:
     name: str
@@ -249,12 +285,15 @@ def _start(name: str, argv: list[str], port: int, sparql_path: str, workdir: Pat
 
 def start_rulekb(name: str, store: str, workers: int | None, workdir: Path, extra: list[str] | None = None) -> Server:
     """``rulekb serve`` on a free port; ``workers`` None: as a user starts it, with no option
-    but where the store is and the port (its defaults size it; it listens once warm)."""
+    but where the store is, the port and ``extra`` (its defaults size it; it listens once warm)."""
     port = free_port()
     argv = [sys.executable, "-m", "rulekb.kb.cli", "serve", "--port", str(port), "--store", store]
     if workers is not None:
-        argv += ["--workers", str(workers), *(extra or [])]
-    return _start(name, argv, port, "/sparql", workdir)
+        argv += ["--workers", str(workers)]
+    argv += extra or []
+    # (it renders the newest edition's pages before its port opens: about 7 s of CPU a process on
+    # the full KB, a minute of wall time or more when other work shares the cores)
+    return _start(name, argv, port, "/sparql", workdir, ready_timeout=300.0)
 
 
 def start_oxigraph(nquads: Path, workdir: Path) -> Server | str:

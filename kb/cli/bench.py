@@ -375,6 +375,13 @@ def _print_serve_figures(figures: dict) -> None:
               if r.get("cpu_shares")]
     if shares:
         stdout.print("share of the CPU of each rulekb server process: " + ", ".join(shares), highlight=False, markup=False)
+    for row in figures["rows"]:  # RSS through each load of ours, about ten samples of it
+        samples = row.get("rss_samples") or []
+        if row["server"].startswith("rulekb") and len(samples) >= 4:
+            step = max(1, len(samples) // 10)
+            shown = ", ".join(f"{mb:.0f}@{t:.0f}s" for t, mb in samples[::step] + ([samples[-1]] if (len(samples) - 1) % step else []))
+            stdout.print(f"RSS MB of {row['server']}, {row['scenario']}: {shown}; second half "
+                         f"{row['rss_mb_second_half']:+.0f} MB", highlight=False, markup=False)
     for name, server in figures["servers"].items():
         libraries = ", ".join(server["libraries"]) or "neither uvloop nor httptools"
         first = ", ".join(f"{k} {v:,.0f}" for k, v in server["first_answer_ms"].items())
@@ -391,6 +398,6 @@ def _print_serve_figures(figures: dict) -> None:
                                                     if max(busy["start"], busy["end"]) > busy["cores"] + 1 else ""),
                  highlight=False, markup=False)
     for target in figures["targets"]:
-        mark = "met" if target["met"] else "MISSED"
+        mark = "-" if target["met"] is None else "met" if target["met"] else "MISSED"
         stdout.print(f"  {mark:6} {target['server']}: {target['target']}: {target['value']}",
                      highlight=False, markup=False)

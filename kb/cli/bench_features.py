@@ -252,6 +252,9 @@ def bench_pages_command(
     repeat: int = RepeatOption(5, "Rounds over the pages; medians are over rounds."),
     against: str = typer.Option(None, "--against", help="A second store with the same KB (e.g. a SPARQL endpoint "
                                 "URL): the same pages over it in the same rounds; wall ms a page and the ratio."),
+    newest: bool = typer.Option(False, "--newest", help="Instead: the newest English edition's section and rule "
+                                "pages, rendered from the store and as a server renders them once warm (CPU ms a "
+                                "page: median, p99, max, the slowest)."),
     format: Format = FormatOption,
 ) -> None:
     """The uncached rule page's CPU in this process: every page through the web app (no response cache,
@@ -259,6 +262,8 @@ def bench_pages_command(
     from ..bench.pages import bench_pages
     from .output import stderr
 
+    if newest:
+        return _bench_newest(store, format)
     with errors_as_exit_codes():
         figures = bench_pages(_store(store), pages=pages, rounds=repeat,
                               progress=lambda m: stderr.print(f"bench pages: {m}", highlight=False, markup=False),
@@ -280,6 +285,28 @@ def bench_pages_command(
     full = figures["full_collections"]
     say(f"  full GC collections: {full['count']}, longest {full['cpu_ms_max']:.1f} ms CPU, all {full['cpu_ms_total']:.1f} ms; "
         f"{full['tracked_objects']:,} objects tracked at the end")
+
+
+def _bench_newest(store: str, format: Format) -> None:
+    from ..bench.page_passes import bench_newest
+    from ..bench.serve import latest_edition
+    from .output import stderr
+
+    with errors_as_exit_codes():
+        kb = _store(store)
+        figures = bench_newest(kb, latest_edition(kb),
+                               progress=lambda m: stderr.print(f"bench pages: {m}", highlight=False, markup=False))
+    if format is Format.json:
+        emit_json(figures)
+        return
+    stdout.print(f"{figures['edition']}, CPU ms a page, load average {' '.join(map(str, figures['load_average']))} "
+                 f"before, {' '.join(map(str, figures['load_average_after']))} after", highlight=False, markup=False)
+    for label, f in figures.items():
+        if isinstance(f, dict):
+            slowest = ", ".join(f"{name} {ms:.1f}" for name, ms in f["slowest"])
+            stdout.print(f"  {label:26} {f['pages']:5} pages: median {f['cpu_ms_median']:.2f}, p99 {f['cpu_ms_p99']:.2f}, "
+                         f"max {f['cpu_ms_max']:.2f}, all {f['cpu_ms_total']:,.0f} ms (slowest: {slowest})",
+                         highlight=False, markup=False)
 
 
 @bench_app.command("translation-files")

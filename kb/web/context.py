@@ -62,10 +62,20 @@ class WebContext:
         return self.root + _quoted(rest)
 
 
-@lru_cache(maxsize=65536)
+_SAFE = "/?&=.,:;~-_#%+"
+QUOTED_KEPT, QUOTED_LONGEST = 65536, 128  # paths kept per process, and the longest kept: about 30 MB at most
+
+
 def _quoted(rest: str) -> str:
-    """A path as a link prints it (a page prints dozens: the same IRIs again and again)."""
-    return quote(rest, safe="/?&=.,:;~-_#%+")
+    """A path as a link prints it (a page prints dozens: the same IRIs again and again); kept
+    when short (the KB's IRIs are), so what is kept stays bounded in bytes whatever a request
+    makes a page print."""
+    return _quoted_kept(rest) if len(rest) <= QUOTED_LONGEST else quote(rest, safe=_SAFE)
+
+
+@lru_cache(maxsize=QUOTED_KEPT)
+def _quoted_kept(rest: str) -> str:
+    return quote(rest, safe=_SAFE)
 
 
 @lru_cache(maxsize=64)

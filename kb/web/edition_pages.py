@@ -9,7 +9,16 @@ from ..service import run
 from . import catalog
 from .context import WebContext
 from .html import page
+from .kept import Kept, digest
 from .markup import citations_from_rows, link_citations
+
+# Rendered section pages, per process: a section lists every rule under it, and the longest
+# (702, every keyword ability: 242 KB) took 40-166 ms of CPU to query and render -- the tail of
+# a mixed load, every other request of the process waiting behind it. Kept whatever the
+# response cache (``--cache``) says, like a rule page's history rows: keyed by the build, so a
+# rebuild the server follows renders them again. The newest edition's are rendered before the
+# port opens (:func:`render_sections_ahead`).
+SECTIONS_KEPT = Kept(max_entries=2048, max_bytes=16_000_000)
 
 
 def edition_page(ctx: WebContext, edition: str):
@@ -65,6 +74,49 @@ def part_page(ctx: WebContext, edition: str, number: str):
 
 
 def section_page(ctx: WebContext, edition: str, number: str):
+    from starlette.responses import HTMLResponse
+
+    build = ctx.store.build_id()
+    if build is None:  # a store of no known build (in memory, a remote one down): nothing to key on
+        return _section_page(ctx, edition, number)
+    key = digest(ctx.base, build, edition, number)
+    body = SECTIONS_KEPT.get(key)
+    if body is not None:
+        return HTMLResponse(body)
+    response = _section_page(ctx, edition, number)
+    SECTIONS_KEPT.put(key, bytes(response.body))
+    return response
+
+
+def kept_section(ctx: WebContext, edition: str | None, number: str | None):
+    """The section page this process keeps for this build, or None (not rendered yet, or no build
+    to key on): answered on the event loop, with no thread and no query."""
+    from starlette.responses import HTMLResponse
+
+    build = ctx.store.build_id() if edition and number else None
+    body = SECTIONS_KEPT.get(digest(ctx.base, build, edition, number)) if build else None
+    return HTMLResponse(body) if body is not None else None
+
+
+def render_sections_ahead(ctx: WebContext, edition: str, seconds: float = 60.0) -> int:
+    """Every section page of ``edition`` rendered and kept now (``rulekb serve`` does it for the
+    newest edition of an embedded store before its port opens: over a remote store each page asks
+    it five queries); stops after ``seconds`` (a slow store does not keep the port closed).
+    Returns how many."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    numbers = [h["number"] for h in run(ctx.store, "edition-sections", edition=edition) if h["kind"] == "section"]
+    done = 0
+    for number in numbers:
+        if time.monotonic() > deadline:
+            break
+        section_page(ctx, edition, number)
+        done += 1
+    return done
+
+
+def _section_page(ctx: WebContext, edition: str, number: str):
     store = ctx.store
     catalog.edition(store, edition)
     headings = run(store, "edition-sections", edition=edition)

@@ -16,6 +16,7 @@ from starlette.responses import HTMLResponse
 from rulekb.ingest import numbers
 
 from .context import WebContext
+from .kept import Kept, digest
 
 _DICT_NAMES = frozenset(dir(dict))
 
@@ -62,11 +63,15 @@ def segment_markup(items, href) -> Markup:
     return Markup("".join(out))
 
 
+ROWS_KEPT = Kept(max_entries=32_768, max_bytes=32_000_000)  # rendered history rows, per process
+
+
 def history_row(period: dict, ctx) -> Markup:
     """One row of a rule's history table (``_history_row.html``). The same period (a wording of
     the lineage, its diff from the one before) is a row of the page of every version of the
     lineage: rendered once per process for each distinct period and base (a pure function of
-    both; a period holding something unhashable is rendered each time)."""
+    both; a period holding something unhashable is rendered each time), kept in
+    :data:`ROWS_KEPT` (by a digest of the period: the key does not hold its texts)."""
     try:
         key = tuple(period.items())
         hash(key)
@@ -75,13 +80,17 @@ def history_row(period: dict, ctx) -> Markup:
     return Markup(_kept_row(ctx.base, key))
 
 
-@lru_cache(maxsize=16384)
 def _kept_row(base: str, key: tuple) -> str:
-    """Kept as a plain string (and its key of plain tuples): objects the garbage collector does
-    not track, so a full collection does not walk the cache (a pause in a page's latency)."""
-    from .context import WebContext
+    """Kept as a plain string: an object the garbage collector does not track, so a full
+    collection does not walk the cache (a pause in a page's latency)."""
+    name = digest(base, repr(key))
+    found = ROWS_KEPT.get(name)
+    if found is None:
+        from .context import WebContext
 
-    return str(_history_row(WebContext(store=None, base=base), dict(key)))
+        found = str(_history_row(WebContext(store=None, base=base), dict(key)))
+        ROWS_KEPT.put(name, found)
+    return found
 
 
 def _history_row(ctx, period: dict) -> Markup:

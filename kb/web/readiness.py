@@ -5,8 +5,11 @@ startup -- which uvicorn runs *before* it listens on the port -- it warms everyt
 a request needs (:func:`warm`): the store opened, the page data and the search index
 opened, every query worker process started and ready, and one real request of each
 kind (home page, a rule page of the newest edition, a SPARQL point lookup, a search)
-answered through the whole app, so its templates, plans and caches are built, and the word
-diffs of the longest histories computed (:func:`kb.web.rule_page.keep_longest_diffs`). The
+answered through the whole app, so its templates, plans and caches are built, the word
+diffs of the longest histories computed (:func:`kb.web.rule_page.keep_longest_diffs`), the
+newest edition's section pages rendered and kept (:func:`kb.web.edition_pages.render_sections_ahead`)
+and its rule pages rendered once, so the word diffs and history rows they share are kept
+(:func:`kb.web.rule_page.render_rules_ahead`). The
 first request then costs what the hundredth does.
 
 Server processes started together (``rulekb serve`` with several) also listen together
@@ -184,6 +187,14 @@ async def warm(ready: Ready) -> dict:
     from .rule_page import keep_longest_diffs  # the slowest pages' diffs: not on a reader's time
 
     done["diffs_kept"] = await anyio.to_thread.run_sync(keep_longest_diffs, store)
+    ctx = getattr(app.state, "ctx", None)
+    if newest and ctx is not None:  # the section pages (the slowest to render: kb.web.edition_pages)
+        from .edition_pages import render_sections_ahead
+        from .rule_page import render_rules_ahead
+
+        if store.local_root is not None:  # (over a remote store each section page asks it five queries)
+            done["sections_rendered"] = await anyio.to_thread.run_sync(render_sections_ahead, ctx, newest)
+        done["rule_pages_rendered"] = await anyio.to_thread.run_sync(render_rules_ahead, ctx, newest)
     done["gc_frozen"] = await anyio.to_thread.run_sync(settle_memory)
     done["seconds"] = round(time.perf_counter() - started, 2)
     return done

@@ -28,6 +28,7 @@ from starlette.routing import Route
 from rulekb.ingest import numbers
 
 from ..store import describe as descriptions
+from .edition_pages import kept_section
 from ..store import void
 from ..errors import NotFound
 from ..rdf.iris import parse
@@ -141,6 +142,11 @@ class Resources:
                     status_code=406, headers={"Vary": "Accept"})
         headers = {"Vary": "Accept"} if negotiated else {}
         iri = self.ctx.iri(path)
+        if media == "text/html" and kind == "section" and self._pages_inline:
+            kept = kept_section(self.ctx, parts.get("edition"), parts.get("number"))
+            if kept is not None:  # kept by this process (kb.web.edition_pages): no thread, no query
+                kept.headers.update(headers)
+                return kept
         if media == "text/html" and kind in DIRECT_PAGES:
             response = (self.direct_page(kind, parts) if self._pages_inline
                         else await anyio.to_thread.run_sync(self.direct_page, kind, parts))

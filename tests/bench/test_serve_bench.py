@@ -142,3 +142,35 @@ def test_bench_serve_stops_its_servers_and_their_workers_when_it_gets_sigterm(fi
             if _group_alive(group):
                 os.killpg(group, signal.SIGKILL)
         bench.wait()
+
+
+def test_bench_serve_as_a_user_also_loads_the_engine_started_with_cache_0_only(fixture_kb, wrk):
+    """As a user starts it: `rulekb serve` with no option, and `rulekb serve --cache 0` (the uncached
+    engine) with that option only, both loaded from the moment they answer; RSS sampled through
+    each load, its growth over the second half reported (judged only on a load of a minute or more)."""
+    store, _ = fixture_kb
+    result = run_cli("bench", "serve", "--store", str(store.root), "--as-user", "--duration", "2", "--no-peers",
+                     "--scenario", "rule page", "--load-duration", "1", "--format", "json", timeout=600)
+    assert result.returncode == 0, result.stderr
+    figures = result.json
+    options = {name: server["argv"][server["argv"].index("serve") + 1:] for name, server in figures["servers"].items()}
+    assert [o for o in options["rulekb"] if o.startswith("--")] == ["--port", "--store"]
+    assert [o for o in options["rulekb no-cache"] if o.startswith("--")] == ["--port", "--store", "--cache"]
+    assert options["rulekb no-cache"][-2:] == ["--cache", "0"]
+    rows = {row["server"]: row for row in figures["rows"]}
+    assert set(rows) == {"rulekb", "rulekb no-cache"}
+    for row in rows.values():
+        assert row["requests"] > 0 and row["errors"] == 0, row
+        assert len(row["rss_samples"]) >= 2 and all(mb > 0 for _, mb in row["rss_samples"])
+    memory = [t for t in figures["targets"] if t["target"].startswith("memory flat")]
+    assert len(memory) == 2 and all(t["met"] is None and "not judged" in t["value"] for t in memory)
+
+
+def test_growth_over_the_second_half_is_from_the_middle_sample_to_the_last():
+    from rulekb.kb.bench.serve_servers import second_half_growth
+
+    filling_then_flat = [(t, min(600.0 + 10 * t, 800.0) + (t % 2)) for t in range(0, 61)]
+    assert second_half_growth(filling_then_flat) == 0.0  # full by 20 s: 800 at 30 s and at 60 s
+    still_filling = [(t, 600.0 + 2 * t) for t in range(0, 61)]
+    assert second_half_growth(still_filling) == 60.0
+    assert second_half_growth([(0, 1.0), (1, 2.0)]) is None
