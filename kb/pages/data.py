@@ -251,6 +251,20 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
                             for lineage in chunk])
             if progress is not None:
                 progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
+        graphs = [] if changes_only else asked["edition-graphs"].result()
+        db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
+        wording_of = _wording_index(single, wordings, graphs)
+        # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store);
+        # wording: the index of the key's wording in its lineage's lineage-versions rows (NULL: not known)
+        db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
+                       [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
+                         parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
+        # the rows of what the above leaves to the store, key by key: asked now, queued behind the
+        # keyed batches, so that the workers go on with them while this thread writes the rows
+        # that came (asked once those were written, they waited for it: 10 % of the stage)
+        fallback = [] if changes_only else fallback_batches(
+            pool, db, {r["edition"]: r.get("language") for r in graphs},
+            every=[(r["edition"], r["number"]) for r in asked[EVERY].result()])
         if not changes_only:
             # a wording by its lineage's number and its index in the lineage's lineage-versions
             # rows: the two numbers rules.lineage and rules.wording give a rule
@@ -261,17 +275,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             db.executemany("INSERT INTO wording_concepts VALUES (?, ?, ?)", concept_rows)
             write_keyed(db, keyed, progress)
             write_cards(db, card_counts(asked[GOVERNED].result(), by_key, parents, twice))
-        graphs = [] if changes_only else asked["edition-graphs"].result()
-        db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
-        wording_of = _wording_index(single, wordings, graphs)
-        # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store);
-        # wording: the index of the key's wording in its lineage's lineage-versions rows (NULL: not known)
-        db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
-                       [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
-                         parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
-        if not changes_only:  # the rows of what the above leaves to the store, key by key
-            write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs},
-                                             every=[(r["edition"], r["number"]) for r in asked[EVERY].result()]))
+        write_keyed(db, fallback)
         changed = changes.write(db, changed_rows.result())
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
