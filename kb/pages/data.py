@@ -93,7 +93,7 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
         from .reuse import reused
 
         place = companion(store.data_dir()) if target is None else Path(target)
-        found = reused(place, inputs, build or store.data_dir().name)
+        found = reused(place, inputs, build or store.data_dir().name, PREFIX)
         if found is not None:
             if total is not None:
                 total(1)

@@ -94,34 +94,38 @@ class Inputs:
 
 
 def code() -> str:
-    """The digest of what turns a store into page data, beside the store's quads."""
+    """The digest of what turns a store into page data, beside the store's quads: this package
+    (its layout), kb.store, what computes the ``--base auto`` evidence the build keeps in it
+    (:func:`kb.translate.kept.computed_by`'s packages and the ontology's labels: read here by
+    name, not imported, for the page data not to import the translation's code), the named
+    queries' texts and pyoxigraph's version."""
     import pyoxigraph as ox
+
+    from rulekb.ontology import turtle
 
     from ..json_cache import code_digest
     from ..store import queries
-    from ..translate.kept import computed_by
-    from .data import LAYOUT
 
     h = hashlib.sha256()
-    h.update(code_digest("rulekb.kb.pages", "rulekb.kb.store").encode())
-    h.update(computed_by().encode())
+    h.update(code_digest("rulekb.kb.pages", "rulekb.kb.store", "rulekb.kb.translate", "rulekb.ingest",
+                         "rulekb.kb.rdf").encode())
+    h.update(turtle().encode("utf-8", "surrogatepass"))
     for name, query in sorted({**queries.registry(), **queries.checks()}.items()):
         h.update(f"\0{name}\0{query.text}".encode())
-    h.update(f"\0{ox.__version__}\0{LAYOUT}".encode())
+    h.update(f"\0{ox.__version__}".encode())
     return h.hexdigest()
 
 
-def reused(target: Path, inputs: str | None, build: str) -> dict | None:
-    """When a page data file beside ``target`` (the previous build's) was written for ``inputs``:
+def reused(target: Path, inputs: str | None, build: str, prefix: str = "pages-") -> dict | None:
+    """When a page data file beside ``target`` (``prefix``\*.sqlite: the previous build's) was
+    written for ``inputs``:
     a copy of it at ``target``, its meta naming ``build``, and the figures
     :func:`kb.pages.data.write` returns (``"reused"``: the file copied); else None (nothing
     written)."""
     if inputs is None:
         return None
     started = time.perf_counter()
-    from .data import PREFIX
-
-    for other in sorted(target.parent.glob(f"{PREFIX}*.sqlite"), key=_newest_first):
+    for other in sorted(target.parent.glob(f"{prefix}*.sqlite"), key=_newest_first):
         if other == target or _inputs_of(other) != inputs:
             continue
         partial = target.with_name(f".{target.name}.{os.getpid()}")
