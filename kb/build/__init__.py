@@ -168,10 +168,13 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
                 page_rows = None
             else:
                 report.quads = spliced
+        from ..pages.reuse import Inputs
+
+        inputs = Inputs()  # what the page data is computed from: a rebuild of the same KB takes the file (kb.pages.reuse)
         if indexing is not None and spliced is None:  # embedded: the index beside the new build, one swap for both
             def chunks() -> Iterator[bytes]:  # the load stage ends when the store has every part
                 with stages.stage("load", total=len(editions)) as stage:
-                    yield from serialised(parts, stage, report)
+                    yield from map(inputs.fed, serialised(parts, stage, report))  # hashed as they pass
 
             def compacting() -> None:  # the compaction holds one core and no GIL: the page data's rows meanwhile
                 nonlocal page_rows
@@ -206,7 +209,7 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
         else:
             report.pages = write_pages(store, stages.callback_for(stage), total=stage.set_total,
                                        known=page_rows.result() if page_rows is not None else None,
-                                       extra=keep_evidence)
+                                       extra=keep_evidence, inputs=inputs.digest())
     report.seconds = time.perf_counter() - started
     report.stages, report.stage_cpu = in_order(stages.seconds), in_order(stages.cpu)
     report.load_average = load_average()

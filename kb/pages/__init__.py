@@ -58,6 +58,9 @@ the build wrote for exactly that build, instead of evaluating them per request.
   never sees a half-written file, and since the name is the build's, never another build's
   data. Until it is there (the seconds after a swap), the page runs its queries as before. A
   remote store's build writes it locally, for its manifest graph (:mod:`.remote`).
+- **A rebuild of the same KB** (the same quads loaded, the same code, query texts and pyoxigraph:
+  the digest the file keeps, :mod:`.reuse`) copies the previous build's file under its own name
+  instead of asking the store again.
 - **Exact**: a key whose rule has several lineages, or a query whose text changed since the
   file was written (its text's hash is kept), is not answered from the file: the store is
   asked. The test compares the rows with the named queries' and the rendered pages with and

@@ -70,7 +70,7 @@ def _digest(text: str) -> str:
 def write(store, progress: Callable[[str], None] | None = None, target: Path | None = None,
           total: Callable[[int], None] | None = None, changes_only: bool = False,
           known: dict[str, list[dict]] | None = None, build: str | None = None,
-          extra: Callable | None = None) -> dict:
+          extra: Callable | None = None, inputs: str | None = None) -> dict:
     """Write the page data of ``store``'s current build (an embedded store) beside it (or
     into ``target``); returns {"file", "bytes", "keys", "lineages", "seconds"} ({} for a
     remote store). ``progress(message)`` hears each step: the anchor query, then each batch
@@ -83,14 +83,28 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
     for (default: the store's data directory; a remote store's copy: its manifest graph).
     ``extra(db, store, None)``: writes more into the file before it is in place (the build's:
     the English rules' scoring evidence, :func:`kb.translate.kept.keep`), once every table
-    above is written."""
+    above is written. ``inputs``: the digest of what the file is computed from, kept in it so
+    that a rebuild of the same KB takes it (:mod:`.reuse`)."""
     if store.local_root is None:
         if total is not None:
             total(0)  # nothing to write: a remote store's pages ask it
         return {}
+    if inputs is not None and not changes_only:  # the same KB as a build before: its file (kb.pages.reuse)
+        from .reuse import reused
+
+        place = companion(store.data_dir()) if target is None else Path(target)
+        found = reused(place, inputs, build or store.data_dir().name, PREFIX)
+        if found is not None:
+            if total is not None:
+                total(1)
+            if progress is not None:
+                progress(f"pages the same KB as {found['reused']}'s: its page data copied")
+            if target is None:
+                _drop_gone(store.data_dir(), place)
+            return found
     pool = _Askers(store)
     try:
-        return _write(store, progress, target, total, changes_only, pool, known or {}, build, extra)
+        return _write(store, progress, target, total, changes_only, pool, known or {}, build, extra, inputs)
     finally:  # a failure drops the queries still queued
         pool.shutdown()
 
@@ -149,7 +163,7 @@ def _answered(rows: list[dict]) -> Future:
 
 
 def _write(store, progress, target, total, changes_only, pool: _Askers, known: dict[str, list[dict]],
-           build: str | None = None, extra: Callable | None = None) -> dict:
+           build: str | None = None, extra: Callable | None = None, inputs: str | None = None) -> dict:
     started = time.perf_counter()
     data_dir = store.data_dir()
     beside = target is None
@@ -223,6 +237,8 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         db.executemany("INSERT INTO meta VALUES (?, ?)",
                        [("build", build or data_dir.name), ("layout", LAYOUT), *((f"query:{name}", _digest(queries.get(name).text))
                                                     for name in kept)])
+        if inputs is not None and not changes_only:
+            db.execute("INSERT INTO meta VALUES ('inputs', ?)", (inputs,))
         wordings: dict[str, list[dict]] = {}  # lineage -> its lineage-versions rows (one per wording)
         for (name, start), answer in zip(batches, answers):  # written in order, as they come
             chunk = lineages[start:start + BATCH]
@@ -235,6 +251,20 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
                             for lineage in chunk])
             if progress is not None:
                 progress(f"pages {name} {min(start + BATCH, len(lineages))}/{len(lineages)} lineages")
+        graphs = [] if changes_only else asked["edition-graphs"].result()
+        db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
+        wording_of = _wording_index(single, wordings, graphs)
+        # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store);
+        # wording: the index of the key's wording in its lineage's lineage-versions rows (NULL: not known)
+        db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
+                       [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
+                         parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
+        # the rows of what the above leaves to the store, key by key: asked now, queued behind the
+        # keyed batches, so that the workers go on with them while this thread writes the rows
+        # that came (asked once those were written, they waited for it: 10 % of the stage)
+        fallback = [] if changes_only else fallback_batches(
+            pool, db, {r["edition"]: r.get("language") for r in graphs},
+            every=[(r["edition"], r["number"]) for r in asked[EVERY].result()])
         if not changes_only:
             # a wording by its lineage's number and its index in the lineage's lineage-versions
             # rows: the two numbers rules.lineage and rules.wording give a rule
@@ -245,17 +275,7 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
             db.executemany("INSERT INTO wording_concepts VALUES (?, ?, ?)", concept_rows)
             write_keyed(db, keyed, progress)
             write_cards(db, card_counts(asked[GOVERNED].result(), by_key, parents, twice))
-        graphs = [] if changes_only else asked["edition-graphs"].result()
-        db.executemany("INSERT INTO editions VALUES (?, ?)", [(r["edition"], r["ed"]) for r in graphs])
-        wording_of = _wording_index(single, wordings, graphs)
-        # lineage: its number in lineage_rows, NULL for none, SEVERAL (the page asks the store);
-        # wording: the index of the key's wording in its lineage's lineage-versions rows (NULL: not known)
-        db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)",
-                       [(e, n, lineage_ids[single[(e, n)]] if (e, n) in single else (SEVERAL if (e, n) in by_key else None),
-                         parents.get((e, n)), flags.get((e, n), 0), wording_of.get((e, n))) for e, n in keys])
-        if not changes_only:  # the rows of what the above leaves to the store, key by key
-            write_keyed(db, fallback_batches(pool, db, {r["edition"]: r.get("language") for r in graphs},
-                                             every=[(r["edition"], r["number"]) for r in asked[EVERY].result()]))
+        write_keyed(db, fallback)
         changed = changes.write(db, changed_rows.result())
         if progress is not None:
             progress(f"pages {changes.QUERY} {changed} rows")
@@ -272,12 +292,18 @@ def _write(store, progress, target, total, changes_only, pool: _Askers, known: d
         raise
     db.close()
     os.replace(partial, target)  # whole, under the build's own name
-    for old in data_dir.parent.glob(f"{PREFIX}*.sqlite") if beside else ():
-        if old != target and not (data_dir.parent / ("data-" + old.name[len(PREFIX):-len(".sqlite")])).exists():
-            old.unlink(missing_ok=True)  # a build that is gone
+    if beside:
+        _drop_gone(data_dir, target)
     return {"file": str(target), "bytes": target.stat().st_size, "keys": len(keys),
             "lineages": len(lineages), "rules_placed": len(parents),
             "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _drop_gone(data_dir: Path, target: Path) -> None:
+    """Remove the page data files beside ``target`` whose build is gone."""
+    for old in data_dir.parent.glob(f"{PREFIX}*.sqlite"):
+        if old != target and not (data_dir.parent / ("data-" + old.name[len(PREFIX):-len(".sqlite")])).exists():
+            old.unlink(missing_ok=True)
 
 
 def _wording_concepts(rows: list[dict], place: dict[str, tuple[int, int]],

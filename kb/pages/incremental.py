@@ -264,6 +264,7 @@ def _bring_up_to_date(store, db, pool, meta, ids, edition, data_dir, target, kep
     if extra is not None:
         extra(db, store, edition)
     db.execute("UPDATE meta SET value = ? WHERE key = 'build'", (data_dir.name,))
+    db.execute("DELETE FROM meta WHERE key = 'inputs'")  # the previous build's digest: never this one's (kb.pages.reuse)
     db.commit()
     db.close()
     os.replace(kept, target)  # whole, under the new build's own name

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .data import PREFIX, write
+from .reuse import Inputs
 
 log = logging.getLogger("rulekb.pages")
 _SAID: set[tuple[str, str]] = set()  # (store, build) whose missing page data the log has told
@@ -83,10 +84,11 @@ def write_beside(store, parts, progress: Callable[[str], None] | None = None,
     scratch = Path(tempfile.mkdtemp(prefix=".pages-store-", dir=root))
     try:
         local = EmbeddedStore(scratch)
-        local.replace(nquads=serialised(parts, quiet, counted))
+        inputs = Inputs()  # a rebuild of the same KB takes the previous file (kb.pages.reuse): no query asked
+        local.replace(nquads=map(inputs.fed, serialised(parts, quiet, counted)))
         if progress is not None:
             progress("pages: the build's quads loaded into a local store")
-        report = write(local, progress, target=target, total=total, build=build, extra=extra)
+        report = write(local, progress, target=target, total=total, build=build, extra=extra, inputs=inputs.digest())
         local.close()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

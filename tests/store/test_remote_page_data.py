@@ -124,3 +124,25 @@ def test_page_data_of_another_build_is_not_read_and_the_log_says_so_once(built, 
         db.execute("UPDATE meta SET value = 'urn:rulekb:manifest:another' WHERE key = 'build'")
     _forget()
     assert PageData(kept).build == store.build_id() and for_store(store) is None
+
+
+def test_a_remote_rebuild_of_the_same_kb_copies_its_page_data_under_the_new_build(built):
+    """The same quads committed again (a new manifest graph): the page data is the previous
+    build's, copied under the new build's name (kb.pages.reuse), and the pages still ask nothing."""
+    from pathlib import Path
+
+    from rulekb.kb.bench.pages import sample
+    from rulekb.kb.build import build
+
+    store, report, embedded = built
+    before = store.build_id()
+    again = build([str(FIXTURE)], store, reasoner="none")
+    assert store.build_id() != before
+    assert again.pages["reused"] == Path(report.pages["file"]).name and again.pages["file"] != report.pages["file"]
+    assert not Path(report.pages["file"]).exists()  # the previous build's file went
+    _forget()
+    data = for_store(store)
+    assert data is not None and data.build == store.build_id()
+    keys = sample(embedded, 20)
+    over_remote, asked = _pages(store, keys)
+    assert asked == 0 and over_remote == _pages(embedded, keys)[0]

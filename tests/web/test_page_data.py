@@ -64,8 +64,11 @@ def same_page_data(built: Path, asked: Path) -> int:
         compared = 0
         for table in tables:
             order = ", ".join(str(i + 1) for i in range(min(2, len(a.execute(f"SELECT * FROM {table}").description))))
-            rows = a.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall()
-            assert rows == b.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall(), table
+            # (but the digest a build keeps of what it wrote the file from, for a rebuild to reuse
+            # it: kb.pages.reuse; a file written apart has none)
+            where = " WHERE key != 'inputs'" if table == "meta" else ""
+            rows = a.execute(f"SELECT * FROM {table}{where} ORDER BY {order}").fetchall()
+            assert rows == b.execute(f"SELECT * FROM {table}{where} ORDER BY {order}").fetchall(), table
             compared += len(rows)
         return compared
     finally:
