@@ -2,7 +2,8 @@
 
 Its own ini in a temporary folder (database, logs, lock), its SQL and HTTP
 ports on 127.0.0.1 at free ports, no VAD directory, small buffers, no refusal by its cost estimate (as docs/deploy.md's
-recipe: on the full KB it refused queries that run in seconds). The dba
+recipe: on the full KB it refused queries that run in seconds), a transaction limit that
+lets a rebuild move a large graph in place. The dba
 password is a random one, set over the SQL port through ``isql-vt``'s standard
 input (never on a command line); the fresh database's public default answers
 only until then, on loopback. Writes go to ``/sparql-auth`` with Digest auth.
@@ -40,6 +41,7 @@ MaxCheckpointRemap = 2000
 Striping = 0
 
 [Parameters]
+TransactionAfterImageLimit = 2000000000
 ServerPort = 127.0.0.1:{sql_port}
 DisableUnixSocket = 1
 MaxClientConnections = 10

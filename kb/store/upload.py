@@ -117,8 +117,14 @@ class Uploader:
     def _update(self, sparql: str, graph: str, what: str) -> None:
         request = urllib.request.Request(self.store.update_url, data=sparql.encode("utf-8"), method="POST",
                                          headers={"Content-Type": "application/sparql-update"})
-        with self._timed(self.store.update_url, graph, what), self.store._errors(self.store.update_url, query=False):
-            self.store._writer.send(request, self.timeout).close()
+        try:
+            with self._timed(self.store.update_url, graph, what), self.store._errors(self.store.update_url, query=False):
+                self.store._writer.send(request, self.timeout).close()
+        except EndpointDown as exc:
+            if "SR325" not in str(exc):  # Virtuoso: a transaction larger than its limit
+                raise
+            raise EndpointDown(f"{exc} (while loading <{graph}>, {what}: raise TransactionAfterImageLimit"
+                               " in [Parameters] of virtuoso.ini, see docs/deploy.md)") from None
 
     def _timed(self, url: str, graph: str, what: str):
         return _Timeout(url, graph, what, self.timeout)
