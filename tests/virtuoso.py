@@ -41,7 +41,7 @@ MaxCheckpointRemap = 2000
 Striping = 0
 
 [Parameters]
-TransactionAfterImageLimit = 2000000000
+TransactionAfterImageLimit = {after_image_limit}
 ServerPort = 127.0.0.1:{sql_port}
 DisableUnixSocket = 1
 MaxClientConnections = 10
@@ -97,7 +97,7 @@ class Virtuoso:
             self.process.wait()
 
 
-def start(folder: Path, max_rows: int = 1_000_000) -> Virtuoso:
+def start(folder: Path, max_rows: int = 1_000_000, after_image_limit: int = 2_000_000_000) -> Virtuoso:
     """A fresh Virtuoso in ``folder``, ready for queries and authenticated writes."""
     binary, isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
     if not (binary and isql):
@@ -105,7 +105,7 @@ def start(folder: Path, max_rows: int = 1_000_000) -> Virtuoso:
     folder.mkdir(parents=True, exist_ok=True)
     sql_port, http_port = free_port(), free_port()
     (folder / "virtuoso.ini").write_text(INI.format(dir=folder, sql_port=sql_port, http_port=http_port,
-                                                    max_rows=max_rows))
+                                                    max_rows=max_rows, after_image_limit=after_image_limit))
     out = open(folder / "stdout.log", "wb")
     process = subprocess.Popen([binary, "+configfile", str(folder / "virtuoso.ini"), "+foreground"],
                                cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

@@ -111,14 +111,16 @@ class Uploader:
     def _post(self, target: str, body: bytes, graph: str, what: str) -> None:
         request = urllib.request.Request(self.store._gsp(target), data=body, method="POST",
                                          headers={"Content-Type": NT_MEDIA})
-        with self._timed(self.store.gsp_url, graph, what), self.store._errors(self.store.gsp_url, query=False):
-            self.store._writer.send(request, self.timeout).close()
+        self._send(self.store.gsp_url, request, graph, what)
 
     def _update(self, sparql: str, graph: str, what: str) -> None:
         request = urllib.request.Request(self.store.update_url, data=sparql.encode("utf-8"), method="POST",
                                          headers={"Content-Type": "application/sparql-update"})
+        self._send(self.store.update_url, request, graph, what)
+
+    def _send(self, url: str, request: urllib.request.Request, graph: str, what: str) -> None:
         try:
-            with self._timed(self.store.update_url, graph, what), self.store._errors(self.store.update_url, query=False):
+            with self._timed(url, graph, what), self.store._errors(url, query=False):
                 self.store._writer.send(request, self.timeout).close()
         except EndpointDown as exc:
             if "SR325" not in str(exc):  # Virtuoso: a transaction larger than its limit

@@ -182,3 +182,30 @@ def test_progress_tells_each_batch_and_blank_nodes_keep_their_identity(virtuoso,
     rows = store.select(f"SELECT ?v WHERE {{ <{EX}s0> <{EX}list> ?b . ?b <{EX}first> ?v }}")
     assert rows == [{"v": "one"}]
     assert store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }") == [{"n": "202"}]
+
+
+def test_a_move_past_the_transaction_limit_names_the_setting_and_changes_nothing(tmp_path, monkeypatch):
+    """A rebuild moves a changed graph in place in one transaction: past Virtuoso's
+    TransactionAfterImageLimit it is refused (SR325); the error says which setting to raise,
+    the graph keeps its previous content and no staging graph is left."""
+    small = vt.start(tmp_path / "small", after_image_limit=200_000)
+    try:
+        for key, value in {**small.env, "RULEKB_UPLOAD_BATCH_BYTES": "20000"}.items():  # (a batch within the limit)
+            monkeypatch.setenv(key, value)
+        graph = ox.NamedNode(EX + "graph/large")
+
+        def content(word: str) -> list[ox.Quad]:
+            return [ox.Quad(ox.NamedNode(EX + f"s{i}"), ox.NamedNode(EX + "p"), ox.Literal(f"{word} {i}"), graph)
+                    for i in range(5000)]
+
+        store = RemoteStore(small.url)
+        store.replace(content("old"))  # a first build: batches straight to the graph
+        build = store.build_id()
+        with pytest.raises(Exception, match="TransactionAfterImageLimit") as failed:
+            store.replace(content("new"))
+        assert "SR325" in str(failed.value) and small.password not in str(failed.value)
+        assert RemoteStore(small.url).build_id() == build
+        assert store.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s ?p ?o FILTER(STRSTARTS(?o, 'old')) }}") == [{"n": "5000"}]
+        assert not any(g.startswith("urn:rulekb:staging:") for g in _graphs(small.url))
+    finally:
+        small.stop()
