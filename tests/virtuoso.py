@@ -2,7 +2,8 @@
 
 Its own ini in a temporary folder (database, logs, lock), its SQL and HTTP
 ports on 127.0.0.1 at free ports, no VAD directory, small buffers, no refusal by its cost estimate (as docs/deploy.md's
-recipe: on the full KB it refused queries that run in seconds). The dba
+recipe: on the full KB it refused queries that run in seconds), a transaction limit that
+lets a rebuild move a large graph in place. The dba
 password is a random one, set over the SQL port through ``isql-vt``'s standard
 input (never on a command line); the fresh database's public default answers
 only until then, on loopback. Writes go to ``/sparql-auth`` with Digest auth.
@@ -40,6 +41,7 @@ MaxCheckpointRemap = 2000
 Striping = 0
 
 [Parameters]
+TransactionAfterImageLimit = {after_image_limit}
 ServerPort = 127.0.0.1:{sql_port}
 DisableUnixSocket = 1
 MaxClientConnections = 10
@@ -95,7 +97,7 @@ class Virtuoso:
             self.process.wait()
 
 
-def start(folder: Path, max_rows: int = 1_000_000) -> Virtuoso:
+def start(folder: Path, max_rows: int = 1_000_000, after_image_limit: int = 2_000_000_000) -> Virtuoso:
     """A fresh Virtuoso in ``folder``, ready for queries and authenticated writes."""
     binary, isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
     if not (binary and isql):
@@ -103,7 +105,7 @@ def start(folder: Path, max_rows: int = 1_000_000) -> Virtuoso:
     folder.mkdir(parents=True, exist_ok=True)
     sql_port, http_port = free_port(), free_port()
     (folder / "virtuoso.ini").write_text(INI.format(dir=folder, sql_port=sql_port, http_port=http_port,
-                                                    max_rows=max_rows))
+                                                    max_rows=max_rows, after_image_limit=after_image_limit))
     out = open(folder / "stdout.log", "wb")
     process = subprocess.Popen([binary, "+configfile", str(folder / "virtuoso.ini"), "+foreground"],
                                cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

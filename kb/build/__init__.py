@@ -195,7 +195,8 @@ def _build(sources: list[str], store, base: str | None, progress: Callable[[str]
         from ..search.home import remote_root, swap_local
 
         with stages.stage("load", total=len(editions)) as stage:
-            report.quads = store.replace(in_process(parts, stage, report))
+            report.quads = store.replace(in_process(parts, stage, report),
+                                         progress=lambda note: stage.advance(note, step=0))
         with stages.stage("index", total=1):
             report.search.update(swap_local(remote_root(store.location), write_index))
     from ..pages import write as write_pages

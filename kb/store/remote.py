@@ -24,25 +24,26 @@ block as in the embedded store.
   differing triples (or DROP + INSERT DATA when it has blank nodes, or is new).
 - All of it goes to the server as ONE SPARQL Update, which a transactional
   server (oxigraph) applies all or nothing. (Virtuoso 7.2 is not atomic, and limits an update's
-  text: there each changed graph goes whole, one GSP PUT each as the build makes it, the
-  manifest last.) Nothing is written before it, so an interrupted or failed build leaves the
+  text, and does not answer a large GSP PUT under load: there each changed graph goes in bounded
+  batches to a staging graph moved in its place as the build makes it, the manifest last:
+  :mod:`.upload`.) Nothing is written before it, so an interrupted or failed build leaves the
   previous content answering. The update drops the previous manifest without SILENT: if another
   build committed meanwhile, it fails and changes nothing. The manifest is the build's id.
 - A first build (no manifest) has nothing to protect: it sends each graph straight to its
-  name with the Graph Store Protocol (one PUT per graph), and drops what it wrote if it fails.
+  name with the Graph Store Protocol (one PUT per graph; on Virtuoso, bounded batches), and
+  drops what it wrote if it fails.
 
 Memory: one graph at a time (the largest edition is 56,000 quads, ~10 MB).
 
-Why not upload to staging graphs and MOVE them in place: under the union default graph, staging
-graphs are visible to readers during the build; and one transaction moving the full KB (4.5
-million quads) took oxigraph 10 minutes and 13 GB of memory (replacing it: more than 18 GB,
-abandoned). A commit larger than ``RULEKB_MAX_CHANGE`` quads (default 1,000,000, about 2.5 GB on
+Why not upload the whole KB to staging graphs and MOVE them in place in one update: under the union
+default graph, staging graphs are visible to raw readers during the build; and one transaction
+moving the full KB (4.5 million quads) took oxigraph 10 minutes and 13 GB of memory (replacing
+it: more than 18 GB, abandoned). (Virtuoso, not atomic anyway, moves one graph at a time.) A commit larger than ``RULEKB_MAX_CHANGE`` quads (default 1,000,000, about 2.5 GB on
 an oxigraph server) is refused before anything is sent.
 """
 
 from __future__ import annotations
 
-import hashlib
 import http.client
 import itertools
 import json
@@ -53,7 +54,7 @@ import urllib.error
 import urllib.request
 import uuid
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from urllib.parse import quote
 
@@ -65,6 +66,7 @@ from ..errors import NotFound, QueryError, StoreError
 from .endpoint import (EndpointBroken, EndpointDown, Writer, credentials, endpoints, no_comments,  # noqa: F401
                        no_userinfo, one_line, server_message, standard_json, unescaped)
 from .kind import RDF_FORMATS, Answer, bind_values
+from .upload import GraphLines, Uploader
 
 MANIFEST = "urn:rulekb:manifest:"  # + a token: each build writes a new one
 HAS_GRAPH = "urn:rulekb:graph"
@@ -384,7 +386,7 @@ class RemoteStore:
         graph goes whole, now, as one GSP PUT: nothing is kept for the commit."""
         g = str(ox.NamedNode(graph))
         if self._name_graphs:
-            self._put_graph(graph, sorted(lines))
+            self._uploader.load(graph, lines, staged=True)
             return [], 0
         if blank or not known:  # blank nodes cannot be deleted by value; a new graph may hold leftovers
             insert = _data("INSERT", g, lines)
@@ -398,13 +400,15 @@ class RemoteStore:
         gone, added = sorted(old - lines), sorted(lines - old)
         return [_data(verb, g, part) for verb, part in (("DELETE", gone), ("INSERT", added)) if part], len(gone) + len(added)
 
-    def replace(self, quads: Iterable[ox.Quad]) -> int:
+    def replace(self, quads: Iterable[ox.Quad], progress: Callable[[str], None] | None = None) -> int:
         """Make ``quads`` the whole content of the KB, atomically; return the quad count.
+        ``progress(note)``: told of each batch a large graph is uploaded in (Virtuoso).
 
         Quads must come grouped by graph (each graph's quads together), as a build yields them;
         but for graph/statements, which every edition's part adds to (kb.rdf.statements, the same
         content from many editions): its quads are gathered, each once, and written last."""
         previous = self._manifest()
+        self._uploader = Uploader(self, progress)
         gathered: dict[ox.NamedNode, dict[ox.Quad, None]] = {}
 
         def apart(stream):  # the gathered graphs out of the stream, the rest grouped as they came
@@ -429,10 +433,13 @@ class RemoteStore:
                     raise StoreError("the remote store keeps every triple in a named graph (got one in the default graph)")
                 if name.value in digests:
                     raise StoreError(f"the quads of graph <{name.value}> do not come together")
-                graph = _GraphLines(run)  # one graph in memory at a time
+                graph = GraphLines(run)  # one graph in memory at a time
                 if previous is None:  # a first build: nothing to protect, straight in
                     written.append(name.value)
-                    self._put_graph(name.value, graph.lines)
+                    if self._name_graphs:  # Virtuoso: in bounded batches
+                        self._uploader.load(name.value, graph.lines, staged=False)
+                    else:
+                        self._put_graph(name.value, graph.lines)
                 count += len(graph.lines)
                 digests[name.value] = graph.digest.hexdigest()
                 if previous is not None and previous[1].get(name.value) != digests[name.value]:
@@ -480,19 +487,6 @@ class RemoteStore:
                 self._update(" ;\n".join(f"DROP SILENT GRAPH {ox.NamedNode(g)}" for g in graphs))
             except Exception:
                 pass
-
-
-class _GraphLines:
-    """One graph's triples as a set of N-Triples lines (what the server keeps),
-    with the digest of the lines as they came and whether a blank node occurs."""
-
-    def __init__(self, quads: Iterable[ox.Quad]):
-        self.digest, self.lines, self.blank = hashlib.sha256(), set(), False
-        for q in quads:
-            self.blank = self.blank or isinstance(q.subject, ox.BlankNode) or isinstance(q.object, ox.BlankNode)
-            line = str(ox.Triple(q.subject, q.predicate, q.object))
-            self.digest.update(line.encode("utf-8") + b"\n")
-            self.lines.add(line)
 
 
 def _data(verb: str, graph: str, lines: Iterable[str]) -> str:
