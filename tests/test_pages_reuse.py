@@ -33,7 +33,8 @@ def _meta(path) -> dict[str, str]:
         db.close()
 
 
-def test_a_rebuild_of_the_same_kb_copies_the_page_data_a_fresh_write_gives(fixtures, tmp_path):
+def test_a_rebuild_of_the_same_kb_copies_the_page_data_a_fresh_write_gives(fixtures, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))  # (the first build finds no file of an earlier run)
     source = [str(fixtures / "invented-cr-2030-05-05.txt")]
     store = EmbeddedStore(tmp_path / "kb")
     first = build(source, store, reasoner="none")
@@ -60,6 +61,26 @@ def test_a_rebuild_of_the_same_kb_copies_the_page_data_a_fresh_write_gives(fixtu
     assert "reused" not in other.pages and _meta(third_file)[KEY] != digest
     write(store, target=tmp_path / "fresh-other.sqlite", extra=keep)
     assert _tables(third_file) == _tables(tmp_path / "fresh-other.sqlite")
+
+
+def test_a_build_of_the_same_kb_elsewhere_copies_the_page_data_kept_in_the_cache(fixtures, tmp_path, monkeypatch):
+    from rulekb.kb.pages import reuse
+
+    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+    source = [str(fixtures / "invented-cr-2030-05-05.txt")]
+    first = build(source, EmbeddedStore(tmp_path / "one"), reasoner="none")
+    digest = _meta(first.pages["file"])[KEY]
+    cached = tmp_path / "cache" / reuse.CACHE / f"{digest}.sqlite"
+    assert "reused" not in first.pages and cached.is_file()
+    store = EmbeddedStore(tmp_path / "two")  # another directory: no previous build beside it
+    second = build(source, store, reasoner="none")
+    assert second.pages["reused"] == cached.name and _meta(second.pages["file"])["build"] == store.data_dir().name
+    fresh = tmp_path / "fresh.sqlite"
+    write(store, target=fresh, extra=keep)
+    assert _tables(second.pages["file"]) == _tables(fresh)
+    monkeypatch.setattr(reuse, "CACHE_BYTES", 1)  # past the bound the oldest copies go, never the newest
+    build(source, EmbeddedStore(tmp_path / "three"), reasoner="none", base="http://example.org/kb/")
+    assert not cached.exists() and len(list(cached.parent.glob("*.sqlite"))) == 1
 
 
 def test_the_inputs_digest_is_the_quads_not_their_blank_node_labels():

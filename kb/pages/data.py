@@ -104,9 +104,14 @@ def write(store, progress: Callable[[str], None] | None = None, target: Path | N
             return found
     pool = _Askers(store)
     try:
-        return _write(store, progress, target, total, changes_only, pool, known or {}, build, extra, inputs)
+        written = _write(store, progress, target, total, changes_only, pool, known or {}, build, extra, inputs)
     finally:  # a failure drops the queries still queued
         pool.shutdown()
+    if inputs is not None and not changes_only and written.get("file"):
+        from .reuse import remember
+
+        remember(Path(written["file"]), inputs)  # a build of the same KB elsewhere copies it (kb.pages.reuse)
+    return written
 
 
 class _Askers:

@@ -19,6 +19,11 @@ brought up to date by ``build --add`` (:mod:`.incremental`) carries no digest: i
 taken for another build's. The test compares a reused file with one written fresh for the
 same build, table by table (``tests/test_pages_reuse.py``).
 
+The last files written with a digest are also kept in the cache (``$RULEKB_CACHE``'s
+``page-data``, :data:`CACHE_BYTES` of them at most, the newest always), as the other stages keep
+what they computed: a build of the same KB into another directory (a new store, a test's
+temporary one) copies the file from there.
+
 Blank nodes: the ontology's are labelled afresh at each parse, so each chunk's blank node
 labels are numbered in order of first appearance before hashing (the same quads in the same
 order give the same digest).
@@ -35,6 +40,8 @@ import time
 from pathlib import Path
 
 KEY = "inputs"  # the meta row holding the digest
+CACHE = "page-data"  # the cache folder of the files last written (kb.json_cache.cache_folder)
+CACHE_BYTES = 512 * 1024 * 1024  # the most it keeps: the full KB's file is ~130 MB, a fixture KB's ~1 MB
 _SHARED = b"/graph/statements> .\n"  # how a quad of the shared statements graph ends (kb.rdf.statements)
 _BLANK = re.compile(rb"(?<!\S)_:([A-Za-z0-9_\-.]+)")  # a blank node label where a term starts
 
@@ -125,7 +132,9 @@ def reused(target: Path, inputs: str | None, build: str, prefix: str = "pages-")
     if inputs is None:
         return None
     started = time.perf_counter()
-    for other in sorted(target.parent.glob(f"{prefix}*.sqlite"), key=_newest_first):
+    cached = _cache() / f"{inputs}.sqlite"
+    beside = sorted(target.parent.glob(f"{prefix}*.sqlite"), key=_newest_first)
+    for other in beside + ([cached] if cached.is_file() else []):
         if other == target or _inputs_of(other) != inputs:
             continue
         partial = target.with_name(f".{target.name}.{os.getpid()}")
@@ -147,6 +156,33 @@ def reused(target: Path, inputs: str | None, build: str, prefix: str = "pages-")
                 "rules_placed": placed or 0, "seconds": round(time.perf_counter() - started, 1),
                 "reused": other.name}
     return None
+
+
+def remember(path: Path, inputs: str | None) -> None:
+    """Keep a copy of the file just written for ``inputs`` in the cache (:data:`CACHE`), then
+    drop the oldest copies past :data:`CACHE_BYTES` (never the newest). A cache that cannot be
+    written is no error: it costs a later build time, not correctness."""
+    if inputs is None:
+        return
+    folder = _cache()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f".{inputs}.{os.getpid()}.tmp"
+        shutil.copyfile(path, partial)
+        os.replace(partial, folder / f"{inputs}.sqlite")
+        kept = 0
+        for old in sorted(folder.glob("*.sqlite"), key=_newest_first):
+            kept += old.stat().st_size
+            if kept > CACHE_BYTES and kept != old.stat().st_size:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _cache() -> Path:
+    from ..json_cache import cache_folder
+
+    return cache_folder(CACHE)
 
 
 def _newest_first(path: Path) -> float:
