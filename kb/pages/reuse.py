@@ -124,7 +124,7 @@ def code() -> str:
 
 
 def reused(target: Path, inputs: str | None, build: str, prefix: str = "pages-") -> dict | None:
-    """When a page data file beside ``target`` (``prefix``\*.sqlite: the previous build's) was
+    """When a page data file beside ``target`` (``prefix`` ... ``.sqlite``: the previous build's) was
     written for ``inputs``:
     a copy of it at ``target``, its meta naming ``build``, and the figures
     :func:`kb.pages.data.write` returns (``"reused"``: the file copied); else None (nothing

@@ -37,7 +37,10 @@ from .. import service
 RETRY_AFTER = "5"  # seconds a client (or balancer) should wait after a 503 here
 _HEALTH_EVERY = 1.0  # seconds a health answer is reused (a balancer polls every second or two)
 TOGETHER_WAIT = 120.0  # seconds a warm process waits for its siblings' warm-up before it listens alone
-ALIGN = 0.1  # seconds after the last sibling is warm at which they all listen
+# seconds after the last sibling is warm at which they all listen: a process the machine delays past
+# that moment listens late, and a load that starts meanwhile stays on the others (0.1 s was missed
+# now and then on a loaded 2-core machine; half a second costs a start-up that much)
+ALIGN = 0.5
 POINT = "SELECT ?o WHERE {{ <{iri}> ?p ?o }} LIMIT 5"
 
 
