@@ -63,7 +63,6 @@ KINDS = {
     "modal": ("Modal Double-Faced Card",),
     "nonmodal": ("Nonmodal Double-Faced Card", "Transforming Double-Faced Card"),
 }
-_SPLIT_FACE = re.compile(r"\b(?:instant|sorcery)\b", re.IGNORECASE)
 # "flip Jushi Apprentice", "flip this creature", "return it flipped" (not "flip a coin")
 _FLIPS = re.compile(r"\bflip (?:it\b|this\b|[A-Z])|\bflipped\b")
 _TRANSFORMS = re.compile(r"\btransform|\b(?:daybound|nightbound|disturb|more than meets the eye)\b", re.IGNORECASE)
@@ -241,7 +240,7 @@ def card_kinds(card: Card) -> list[str]:
         if any(re.search(rf"\b{subtype}\b", sub) for sub in subtypes):
             return [kind]
     if any(re.search(r"\bRoom\b", sub) for sub in subtypes) or all(
-            _SPLIT_FACE.search(f.type_line.partition("—")[0]) for f in card.faces):
+            _is_spell(f.type_line) for f in card.faces):
         return ["split"]
     text = " ".join(f.oracle_text or "" for f in card.faces)
     if _TRANSFORMS.search(text) or any(re.search(r"\bBattle\b", f.type_line) for f in card.faces):
@@ -251,9 +250,13 @@ def card_kinds(card: Card) -> list[str]:
     return ["double-faced", "modal"]
 
 
+def _is_spell(type_line: str) -> bool:
+    """Whether a type line's card types (before the dash) hold an instant or a sorcery."""
+    return any(w.lower() in _SPELL_TYPES for w in re.findall(r"[A-Za-z]+", type_line.split("—")[0]))
+
+
 def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", type_line.split("—")[0])]
-    spell = any(w in _SPELL_TYPES for w in words)
+    spell = _is_spell(type_line)
     shapes = []
     for paragraph in text.split("\n"):
         line = paragraph.strip()

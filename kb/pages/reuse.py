@@ -171,9 +171,9 @@ def remember(path: Path, inputs: str | None) -> None:
         shutil.copyfile(path, partial)
         os.replace(partial, folder / f"{inputs}.sqlite")
         kept = 0
-        for old in sorted(folder.glob("*.sqlite"), key=_newest_first):
+        for i, old in enumerate(sorted(folder.glob("*.sqlite"), key=_newest_first)):
             kept += old.stat().st_size
-            if kept > CACHE_BYTES and kept != old.stat().st_size:
+            if i and kept > CACHE_BYTES:  # (the newest stays, whatever its size)
                 old.unlink(missing_ok=True)
     except OSError:
         pass
