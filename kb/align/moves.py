@@ -84,7 +84,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from . import concepts, reminders, structure
+from . import agree, concepts, reminders, structure
 from .candidates import Index
 
 MOVE_MIN = 0.56  # evidence (max(similarity, CONTAIN_WEIGHT * containment) + context bonus)
@@ -208,19 +208,25 @@ def merged(matching, context, secondary: list) -> list:
     linked = {p.old for p in secondary} | numbers
     free = [i for i in matching.free_old() if i not in matching.headings and old.numbers[i] not in linked
             and len(old.tokens(i)) >= MERGE_MIN_TOKENS and _moved_section(matching, context, i)]
-    if not free:
-        return found
-    # a rule paired with its very text (identical, or equal up to terms) absorbed nothing, nor one
-    # this pass paired on weak evidence
-    absorbing = _pool(matching, (j for j, i in matching.n2o.items()
-                                 if matching.evidence.get(i) not in ("identical", "same-text", "same-terms", "moved")))
-    for i in free:
-        best = _best(matching, context, i, absorbing)
-        if best is None:
-            continue
-        evidence, j, sim, held = best
-        if evidence >= MERGE_MIN and held >= MERGE_CONTAINED and sim >= MIN_SIMILARITY:
-            found.append(Pair(old.numbers[i], new.numbers[j], MERGED, held, "moved"))
+    if free:
+        # a rule paired with its very text (identical, or equal up to terms) absorbed nothing, nor one
+        # this pass paired on weak evidence
+        absorbing = _pool(matching, (j for j, i in matching.n2o.items() if matching.evidence.get(i)
+                                     not in ("identical", "same-text", "same-terms", "moved")))
+        for i in free:
+            best = _best(matching, context, i, absorbing)
+            if best is None:
+                continue
+            evidence, j, sim, held = best
+            if evidence >= MERGE_MIN and held >= MERGE_CONTAINED and sim >= MIN_SIMILARITY:
+                found.append(Pair(old.numbers[i], new.numbers[j], MERGED, held, "moved"))
+    if agree.restructure(context.sections):
+        linked |= {p.old for p in found}
+        everything = _everything(matching)
+        for i, j in sorted(agree.agreed(matching, lambda i: _ranked(matching, context, i, everything),
+                                        lambda i: len(old.tokenset(i)) >= MIN_TOKENS
+                                        and _moved_section(matching, context, i), linked).items()):
+            found.append(Pair(old.numbers[i], new.numbers[j], MERGED, matching.scorer.similarity(i, j), "moved"))
     return found
 
 

@@ -40,8 +40,8 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     editions = load_editions(corpus, set(PAIR))
     assert verify(ROWS, editions) == []
     scores = score_gold(ROWS, editions, align)
-    assert scores["restructure-2009-moves-held"]["correct"] >= 21, scores["restructure-2009-moves-held"]["misses"]
-    assert scores["restructure-2009-moves-tune"]["correct"] >= 28, scores["restructure-2009-moves-tune"]["misses"]
+    assert scores["restructure-2009-moves-held"]["correct"] >= 23, scores["restructure-2009-moves-held"]["misses"]
+    assert scores["restructure-2009-moves-tune"]["correct"] >= 30, scores["restructure-2009-moves-tune"]["misses"]
     assert scores["restructure-2009-moves-tune2"]["correct"] >= 38, scores["restructure-2009-moves-tune2"]["misses"]
     got = align(editions[PAIR[0]], editions[PAIR[1]]).successors()
     assert got["310.2c"] == "510.1c"  # combat damage: a blocked creature's damage, reworded, in 510
@@ -61,3 +61,8 @@ def test_rows_point_at_their_rules_and_the_floor_holds(corpus):
     assert got["410.9"] == "509.4"  # its five subrules all went under 509.4: merged into it
     assert got["500.1"] == "508.1c"  # its section-mates went under 508.1 and 509.1: sought there first
     assert got["217.8a"] == "702.23b"  # the phased-out zone: its parent's renamed glossary term points to phasing
+    # words and meaning agree on a rule with a predecessor: merged into it
+    assert got["401.4"] == "604.6"  # abilities letting an object be played from another zone
+    assert got["502.11b"] == "702.19c"  # "bands with other": the band rule's second sentence
+    # deleted rules whose word look-alike is not what they mean stay removed
+    assert got["310.4a"] is None and got["502.15k"] is None and got["502.15n"] is None and got["502.34b"] is None
