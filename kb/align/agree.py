@@ -32,8 +32,10 @@ and the text), so only the first alignment of a text pays for its embedding (fro
 for a short rule to 250 ms for a long one; the first ``MAX_PASSAGE`` characters are embedded).
 The candidates are embedded a few at a time, best first, and the first one nearer on meaning
 than the best ends the question: the 2009 restructure embeds some 180 texts, about 11 s of CPU
-once per cache, a few milliseconds after. Without the model (the package missing or broken)
-the step does nothing.
+once per cache, a few milliseconds after. The model runs in a child process (:class:`_Embedder`):
+its many small numpy steps hold the interpreter's lock, and a build aligns beside its reasoner's
+thread (the 2009 alignment, cold, with one busy Python thread beside it: 14 s of wall in a child,
+41 s here). Without the model (the package missing or broken) the step does nothing.
 """
 
 from __future__ import annotations
@@ -71,39 +73,82 @@ def agreed(matching, ranked, moved_section, linked: set[str]) -> dict[int, int]:
             asked[i] = [j for _, j in candidates]
     vectors: dict = {}
     found = {}
-    for i, js in sorted(asked.items()):
-        # the other candidates are embedded a few at a time, in the order of the word evidence:
-        # one nearer on meaning than the best is enough to say no (most deleted rules' is among
-        # the first), and only an agreement needs them all
-        if not _embedded(vectors, {old.texts[i], new.texts[js[0]]}):
-            return {}
-        here = vectors[old.texts[i]]
-        best = (float(vectors[new.texts[js[0]]] @ here), -js[0])
-        for k in range(1, len(js), CHUNK):
-            chunk = js[k:k + CHUNK]
-            if not _embedded(vectors, {new.texts[j] for j in chunk}):
+    with _Embedder() as embed:
+        for i, js in sorted(asked.items()):
+            if not _settle(i, js, old, new, vectors, embed, found):
                 return {}
-            if any((float(vectors[new.texts[j]] @ here), -j) > best for j in chunk):
-                break
-        else:
-            found[i] = js[0]
     return found
 
 
-def _embedded(vectors: dict, texts: set[str]) -> bool:
+def _settle(i: int, js: list[int], old, new, vectors: dict, embed, found: dict) -> bool:
+    """Whether the model answered; ``found[i]`` set when old rule ``i``'s best word candidate
+    ``js[0]`` is also its nearest on meaning."""
+    # the other candidates are embedded a few at a time, in the order of the word evidence:
+    # one nearer on meaning than the best is enough to say no (most deleted rules' is among
+    # the first), and only an agreement needs them all
+    if not _embedded(vectors, {old.texts[i], new.texts[js[0]]}, embed):
+        return False
+    here = vectors[old.texts[i]]
+    best = (float(vectors[new.texts[js[0]]] @ here), -js[0])
+    for k in range(1, len(js), CHUNK):
+        chunk = js[k:k + CHUNK]
+        if not _embedded(vectors, {new.texts[j] for j in chunk}, embed):
+            return False
+        if any((float(vectors[new.texts[j]] @ here), -j) > best for j in chunk):
+            break
+    else:
+        found[i] = js[0]
+    return True
+
+
+class _Embedder:
+    """``embed(passages)``: the model's vectors, computed in one child process started at the
+    first passage the cache lacks (a warm cache starts none); here where a process cannot have
+    children (a daemonic pool worker) or the child cannot start."""
+
+    def __init__(self):
+        self._pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._pool:
+            self._pool.shutdown()
+
+    def __call__(self, passages: list[str]):
+        from ..search.dense import embed_passages
+
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        if self._pool is None and not multiprocessing.current_process().daemon:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        if self._pool is not False and self._pool is not None:
+            try:
+                return self._pool.submit(embed_passages, passages).result()
+            except (BrokenProcessPool, OSError):  # no child here (a main module spawn cannot import): embed here
+                self._pool.shutdown(cancel_futures=True)
+        self._pool = False
+        return embed_passages(passages)
+
+
+def _embedded(vectors: dict, texts: set[str], embed=None) -> bool:
     """Add the embeddings of ``texts`` to ``vectors``; False when the model cannot be loaded."""
     missing = {t for t in texts if t not in vectors}
     if missing:
-        got = embeddings(missing)
+        got = embeddings(missing, embed)
         if got is None:
             return False
         vectors.update(got)
     return True
 
 
-def embeddings(texts: set[str]) -> dict | None:
+def embeddings(texts: set[str], embed=None) -> dict | None:
     """Text -> its L2-normalised embedding, from the embedding cache when it has them; None
-    when the model cannot be loaded."""
+    when the model cannot be loaded. ``embed(passages)`` computes what the cache lacks (default:
+    the model, here)."""
     import sqlite3
 
     from ..search.dense import Cache, DenseUnavailable, digest, embed_passages, passage
@@ -121,7 +166,7 @@ def embeddings(texts: set[str]) -> dict | None:
         missing = sorted(t for t in texts if keys[t] not in found)
         if missing:
             try:
-                fresh = dict(zip((keys[t] for t in missing), embed_passages([passages[t] for t in missing])))
+                fresh = dict(zip((keys[t] for t in missing), (embed or embed_passages)([passages[t] for t in missing])))
             except DenseUnavailable:
                 return None
             found.update(fresh)

@@ -104,6 +104,7 @@ def test_without_the_model_the_step_does_nothing(tmp_path, monkeypatch):
         raise dense.DenseUnavailable("no model here")
 
     monkeypatch.setattr(dense, "embed_passages", unavailable)
+    monkeypatch.setattr(agree._Embedder, "__call__", lambda self, texts: unavailable(texts))  # (the child's model)
     assert agree.embeddings({"A rule nobody has embedded yet."}) is None
     alignment = align(_edition("en/2030-01-01", OLD), _edition("en/2030-02-01", NEW))
     assert alignment.successors()["401.3"] is None
