@@ -181,6 +181,15 @@ def corpus_kb(corpus, tmp_path_factory):
     return corpus_build.wait(corpus, _shared_tmp(tmp_path_factory))
 
 
+@pytest.fixture(scope="session")
+def corpus_page_rows(corpus_kb, tmp_path_factory):
+    """The rows of page-structure, page-lineages and page-flags the corpus build handed its page
+    data writer from its memory instead of asking the store (tests/corpus_build.py keeps them)."""
+    from . import corpus_build
+
+    return corpus_build.page_rows(_shared_tmp(tmp_path_factory))
+
+
 def _built(tmp_path_factory, name: str, source: Path, **options):
     """(store, build report) of ``source`` built into a fresh temporary store."""
     from rulekb.kb.build import build

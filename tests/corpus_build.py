@@ -88,6 +88,7 @@ def _main(corpus: str, where: str) -> int:
     # cache holds: tests/search/test_dense.py exercises the dense arm on a copy of its index
     os.environ.setdefault("RULEKB_DENSE", "off")
     lines = LineReporter(sys.stderr)  # build.log: a line per stage, one at least every 10 s
+    _keep_page_rows(out)
     try:
         cards = sorted((Path(corpus) / "cards").glob("*.json*"))  # the corpus's card file (kb.cards)
         report = build([str(Path(corpus) / "en"), str(Path(corpus) / "fr")], EmbeddedStore(out / "store"),
@@ -105,6 +106,34 @@ def _main(corpus: str, where: str) -> int:
         pickle.dump(report, handle)
     os.replace(out / "report.pickle.tmp", out / "report.pickle")
     return 0
+
+
+PAGE_ROWS = "page-rows.pickle"  # the rows the build handed its page data writer (from its memory)
+
+
+def _keep_page_rows(out: Path) -> None:
+    """Keep, beside the report, the rows of the whole-store queries the build hands the page
+    data writer from its memory (``known``: kb.build.page_rows) instead of asking the store:
+    tests/web/test_page_data.py compares them with the queries' rows on the real corpus. The
+    build computes them whether it writes its page data or copies an earlier build's."""
+    import rulekb.kb.pages as pages
+
+    real = pages.write
+
+    def write(store, *args, known=None, **options):
+        if known is not None:
+            with open(out / (PAGE_ROWS + ".tmp"), "wb") as handle:
+                pickle.dump(known, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(out / (PAGE_ROWS + ".tmp"), out / PAGE_ROWS)
+        return real(store, *args, known=known, **options)
+
+    pages.write = write  # (kb.build imports it from the package when its pages stage starts)
+
+
+def page_rows(shared_tmp: Path) -> dict[str, list[dict]]:
+    """The rows the corpus build handed its page data writer (once ``wait`` returned)."""
+    with open(folder(shared_tmp) / PAGE_ROWS, "rb") as handle:
+        return pickle.load(handle)
 
 
 if __name__ == "__main__":

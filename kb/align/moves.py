@@ -82,7 +82,7 @@ candidate clears a threshold.
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
+from cydifflib import SequenceMatcher  # difflib's, compiled: the same blocks and ratios
 
 from . import agree, concepts, reminders, structure
 from .candidates import Index

@@ -21,7 +21,7 @@ something else clears their thresholds.
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
+from cydifflib import SequenceMatcher  # difflib's, compiled: the same blocks and ratios
 
 from .normalise import CITED, tokens
 

@@ -7,7 +7,8 @@ Two measures, averaged:
   sharing "creature" (formulaic rules -- "X is an evasion ability." -- differ
   only in such rare words);
 - ``difflib.SequenceMatcher.ratio`` over the token lists (not characters: ten
-  times fewer elements), which sees order and repetition.
+  times fewer elements), which sees order and repetition (cydifflib's compiled
+  SequenceMatcher: difflib's blocks and ratios, four times faster).
 
 Only candidate pairs (see :mod:`kb.align.candidates`) are ever scored, never all
 pairs; results are memoised per pair.
@@ -16,7 +17,7 @@ pairs; results are memoised per pair.
 from __future__ import annotations
 
 import math
-from difflib import SequenceMatcher
+from cydifflib import SequenceMatcher  # difflib's, compiled: the same blocks and ratios
 from typing import Hashable, Protocol
 
 from .profile import Profile, idf_table

@@ -32,6 +32,7 @@ a file, a partial one).
 
 from __future__ import annotations
 
+import threading
 import time
 
 from .candidates import english_rows  # noqa: F401  (the candidates' rows; read here too)
@@ -222,19 +223,39 @@ def stored_successors(store, base: str, target: str) -> dict[str, str] | None:
     """Base rule number -> the number its lineage has in ``target``, read from the KB's
     lineages (named query ``page-lineages``, once per edition); None when no lineage of the
     KB joins them (a partial edition, one not in the KB, two languages)."""
-    from ..store.queries import run
-
     opened = _opener(store)()
     if opened is None:
         return None
-    lineage_of = {row["number"]: row["lineage"] for row in run(opened, "page-lineages", edition=base)}
+    lineage_of = dict(_page_lineages(opened, base))
     if not lineage_of:
         return None
     number_in_target: dict[str, str] = {}
-    for row in run(opened, "page-lineages", edition=target):
-        number_in_target.setdefault(row["lineage"], row["number"])
+    for number, lineage in _page_lineages(opened, target):
+        number_in_target.setdefault(lineage, number)
     found = {number: number_in_target[lid] for number, lid in lineage_of.items() if lid in number_in_target}
     return found or None  # no lineage joins them (not chained together): not a correspondence
+
+
+_LINEAGES_KEPT = 16  # editions' (number, lineage) rows a process keeps, per build (an embedded store's)
+_lineages_kept: dict[tuple[str, str], list[tuple[str, str]]] = {}
+_lineages_lock = threading.Lock()
+
+
+def _page_lineages(store, edition: str) -> list[tuple[str, str]]:
+    """(number, lineage) of each rule version of ``edition`` (page-lineages, in its order); kept
+    per build of an embedded store (the report of every French text reads the newest edition's)."""
+    from ..store.queries import run
+
+    build = store.build_id() if getattr(store, "local_root", None) is not None else None
+    found = _lineages_kept.get((build, edition)) if build is not None else None
+    if found is None:
+        found = [(row["number"], row["lineage"]) for row in run(store, "page-lineages", edition=edition)]
+        if build is not None:
+            with _lineages_lock:  # (a server's threads)
+                if len(_lineages_kept) >= _LINEAGES_KEPT:
+                    _lineages_kept.pop(next(iter(_lineages_kept)))
+                _lineages_kept[(build, edition)] = found
+    return found
 
 
 def stored_alignment(store):

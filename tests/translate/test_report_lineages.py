@@ -73,6 +73,25 @@ def test_stored_successors_are_the_builds_chaining(store, sources):
     assert stored_successors(store, "en/2030-05-05", "en/2031-01-01") is None  # not in the KB
 
 
+def test_stored_successors_read_each_editions_lineages_once_per_build(store, sources, monkeypatch):
+    """The rows of an edition's lineages are kept per build: the report of every French text
+    reads the newest edition's; a store of another build (another directory) reads its own."""
+    from rulekb.kb.store import queries
+    from rulekb.kb.translate import from_kb
+
+    first = stored_successors(store, "en/2030-05-05", "en/2030-09-01")
+    asked = []
+    real = queries.run
+    monkeypatch.setattr(queries, "run", lambda s, name, **params: asked.append(params) or real(s, name, **params))
+    assert stored_successors(store, "en/2030-05-05", "en/2030-09-01") == first and asked == []
+    other = EmbeddedStore.in_memory()  # no build to keep them for: asked every time
+    assert stored_successors(other, "en/2030-05-05", "en/2030-09-01") is None
+    assert stored_successors(other, "en/2030-05-05", "en/2030-09-01") is None
+    assert asked == [{"edition": "en/2030-05-05"}] * 2
+    monkeypatch.setattr(from_kb, "_lineages_kept", {})  # (as a new process)
+    assert stored_successors(store, "en/2030-05-05", "en/2030-09-01") == first and len(asked) == 4
+
+
 def test_findings_through_the_lineages_are_the_aligners(store):
     data, *_ = translation_parts(["fr/2030-05-05"], "en/2030-09-01", "en/2030-05-05", store)
     aligned, *_ = translation_parts(["fr/2030-05-05"], "en/2030-09-01", "en/2030-05-05", store, lineages=False)
