@@ -145,3 +145,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def invented_edition(eid: str, rules: list[tuple[str, str]], glossary=()):
+    """An English edition of invented rules (number, text), each subrule under its parent
+    ("702.19b" under "702.19"), and glossary entries (term, cited rules) with an invented
+    definition: what the aligner's tests pair."""
+    from rulekb.ingest.model import Edition, GlossaryEntry, Rule
+
+    edition = Edition(eid, "en", eid.split("/")[1], "Invented Rules")
+    edition.rules = [Rule(n, t, parent=n[:-1] if n[-1].isalpha() else None) for n, t in rules]
+    edition.glossary = [GlossaryEntry(term, "An invented definition.", list(refs)) for term, refs in glossary]
+    return edition

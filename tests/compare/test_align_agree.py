@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rulekb.ingest.model import Edition, Rule
 from rulekb.kb.align import agree, align
 from rulekb.kb.search import dense
 
-
-def _edition(eid: str, rules: list[tuple[str, str]]) -> Edition:
-    edition = Edition(eid, "en", eid.split("/")[1], "Invented Rules")
-    edition.rules = [Rule(n, t, parent=n[:-1] if n[-1].isalpha() else None) for n, t in rules]
-    return edition
+from ..helpers import invented_edition
 
 
 # Sections 401 and 402 went, as wholes, to 601 and 602 (a restructure); old 402.3 became the
@@ -52,14 +47,14 @@ NEW = [
 
 def test_a_rule_folded_into_a_survivor_is_merged_when_words_and_meaning_agree(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
-    alignment = align(_edition("en/2030-01-01", OLD), _edition("en/2030-02-01", NEW))
+    alignment = align(invented_edition("en/2030-01-01", OLD), invented_edition("en/2030-02-01", NEW))
     assert alignment.successors()["401.4"] == "601.4"
     links = [(p.old, p.new, p.kind, p.evidence) for p in alignment.secondary() if p.old == "401.3"]
     assert links == [("401.3", "601.4", "merged", "moved")]
     assert alignment.successors()["401.3"] == "601.4"  # the rule it merged into
     # without the step, the rule is called removed
     monkeypatch.setattr(agree, "AGREE_MIN", 2.0)
-    assert align(_edition("en/2030-01-01", OLD), _edition("en/2030-02-01", NEW)).successors()["401.3"] is None
+    assert align(invented_edition("en/2030-01-01", OLD), invented_edition("en/2030-02-01", NEW)).successors()["401.3"] is None
 
 
 def test_an_ordinary_update_never_asks_the_model(tmp_path, monkeypatch):
@@ -70,7 +65,7 @@ def test_an_ordinary_update_never_asks_the_model(tmp_path, monkeypatch):
 
     monkeypatch.setattr(dense, "embed_passages", refuse)
     same = [(n.replace("60", "40", 1), t) for n, t in NEW]  # the same rules, the sections keep their numbers
-    alignment = align(_edition("en/2030-01-01", OLD), _edition("en/2030-02-01", same))
+    alignment = align(invented_edition("en/2030-01-01", OLD), invented_edition("en/2030-02-01", same))
     assert alignment.successors()["401.3"] is None
     assert not [p for p in alignment.secondary() if p.old == "401.3"]
 
@@ -106,5 +101,5 @@ def test_without_the_model_the_step_does_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(dense, "embed_passages", unavailable)
     monkeypatch.setattr(agree._Embedder, "__call__", lambda self, texts: unavailable(texts))  # (the child's model)
     assert agree.embeddings({"A rule nobody has embedded yet."}) is None
-    alignment = align(_edition("en/2030-01-01", OLD), _edition("en/2030-02-01", NEW))
+    alignment = align(invented_edition("en/2030-01-01", OLD), invented_edition("en/2030-02-01", NEW))
     assert alignment.successors()["401.3"] is None

@@ -4,16 +4,10 @@ Texts invented."""
 
 from __future__ import annotations
 
-from rulekb.ingest.model import Edition, GlossaryEntry, Rule
 from rulekb.kb.align import align, concepts
 from rulekb.kb.align.profile import build
 
-
-def _edition(eid: str, rules: list[tuple[str, str]], glossary=()) -> Edition:
-    edition = Edition(eid, "en", eid.split("/")[1], "Invented Rules")
-    edition.rules = [Rule(n, t, parent=n[:-1] if n[-1].isalpha() else None) for n, t in rules]
-    edition.glossary = [GlossaryEntry(term, "An invented definition.", list(refs)) for term, refs in glossary]
-    return edition
+from ..helpers import invented_edition
 
 
 # Section 217 (zones) went to 400; the faded-out zone was abolished and fading (502.1) became a
@@ -43,12 +37,12 @@ NEW_TERMS = [("Fading", ["702.5"]), ("Faded In, Faded Out", ["702.5"])]
 
 
 def _align(old_terms, new_terms, old=OLD, new=NEW):
-    return align(_edition("en/2030-01-01", old, old_terms), _edition("en/2030-02-01", new, new_terms))
+    return align(invented_edition("en/2030-01-01", old, old_terms), invented_edition("en/2030-02-01", new, new_terms))
 
 
 def test_a_renamed_term_anchors_the_numbers_its_old_entry_cites_to_those_its_new_entry_cites():
-    old = build(_edition("en/2030-01-01", OLD, OLD_TERMS + [("Order", ["217.1"])]))
-    new = build(_edition("en/2030-02-01", NEW, NEW_TERMS + [("Damage Assignment Order", ["702.5"])]))
+    old = build(invented_edition("en/2030-01-01", OLD, OLD_TERMS + [("Order", ["217.1"])]))
+    new = build(invented_edition("en/2030-02-01", NEW, NEW_TERMS + [("Damage Assignment Order", ["702.5"])]))
     assert concepts.renamed_terms(old, new) == {"faded out": ["faded in faded out"]}  # not "order"
     assert concepts.concept_anchors(old, new, {})["217.8"] == {"702.5"}
 
@@ -67,7 +61,7 @@ def test_without_an_heir_to_the_term_the_rule_stays_removed():
 def test_a_citer_whose_successor_cites_elsewhere_anchors_the_rule_it_cited():
     old = OLD + [("303.1", "The untap step's first action: faded-out permanents fade in (see rule 217.8).")]
     new = NEW + [("503.1", "The untap step's first action: faded-out permanents fade in (see rule 702.5).")]
-    old_p, new_p = build(_edition("en/2030-01-01", old)), build(_edition("en/2030-02-01", new))
+    old_p, new_p = build(invented_edition("en/2030-01-01", old)), build(invented_edition("en/2030-02-01", new))
     citer = {old_p.index["303.1"]: new_p.index["503.1"]}
     assert concepts.concept_anchors(old_p, new_p, citer)["217.8"] == {"702.5"}
     # a citer whose successor still cites the cited rule's successor anchors nothing

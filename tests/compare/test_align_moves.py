@@ -4,15 +4,10 @@ ordinary update (no section moved) is left exactly as the earlier passes leave i
 
 from __future__ import annotations
 
-from rulekb.ingest.model import Edition, Rule
 from rulekb.kb.align import align
 from rulekb.kb.align.moves import _kept
 
-
-def _edition(eid: str, rules: list[tuple[str, str]]) -> Edition:
-    edition = Edition(eid, "en", eid.split("/")[1], "Invented Rules")
-    edition.rules = [Rule(n, t, parent=n[:-1] if n[-1].isalpha() else None) for n, t in rules]
-    return edition
+from ..helpers import invented_edition
 
 
 # Section 310 of the old edition went, as a whole, to 510; its subrule 310.2c grew into a long
@@ -54,7 +49,7 @@ NEW = [
 
 
 def test_a_reworded_rule_is_found_in_its_new_section_and_a_deleted_one_stays_removed():
-    alignment = align(_edition("en/2030-01-01", OLD), _edition("en/2030-02-01", NEW))
+    alignment = align(invented_edition("en/2030-01-01", OLD), invented_edition("en/2030-02-01", NEW))
     successors = alignment.successors()
     assert successors["310.2c"] == "510.1c"
     assert next(p for p in alignment.pairs if p.old == "310.2c" and p.new == "510.1c").evidence == "moved"
@@ -63,10 +58,10 @@ def test_a_reworded_rule_is_found_in_its_new_section_and_a_deleted_one_stays_rem
 
 
 def test_an_ordinary_update_is_left_alone():
-    old = _edition("en/2030-01-01", OLD)
+    old = invented_edition("en/2030-01-01", OLD)
     kept = [(n, t) for n, t in OLD if n != "310.4"] + [("310.5", "A rule added in the same section, about "
                                                                   "something else entirely: dice and coins.")]
-    alignment = align(old, _edition("en/2030-02-01", kept))
+    alignment = align(old, invented_edition("en/2030-02-01", kept))
     assert all(p.evidence != "moved" for p in alignment.pairs)
     assert alignment.successors()["310.4"] is None
 
@@ -104,7 +99,7 @@ def _matching(old_rules, new_rules):
     from rulekb.kb.align.signals import Context, glossary_anchors
     from rulekb.kb.align.similarity import Scorer
 
-    old, new = build(_edition("en/2030-01-01", old_rules)), build(_edition("en/2030-02-01", new_rules))
+    old, new = build(invented_edition("en/2030-01-01", old_rules)), build(invented_edition("en/2030-02-01", new_rules))
     m = Matching(old, new)
     m.identical()
     m.same_text("text")
@@ -346,7 +341,7 @@ def test_a_round_s_pairs_bring_the_next_rule_s_successor_within_reach(monkeypatc
 
     def successor(rounds):
         monkeypatch.setattr(moves, "ROUNDS", rounds)
-        return align(_edition("en/2030-01-01", old), _edition("en/2030-02-01", new)).successors()
+        return align(invented_edition("en/2030-01-01", old), invented_edition("en/2030-02-01", new)).successors()
 
     rounds = moves.ROUNDS
     assert successor(1)["310.2c"] == "510.1c" and successor(1)["310.2d"] is None

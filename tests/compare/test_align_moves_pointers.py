@@ -4,16 +4,11 @@ one new rule goes to that rule (merged into it when it has a predecessor). Texts
 
 from __future__ import annotations
 
-from rulekb.ingest.model import Edition, Rule
 from rulekb.kb.align import align
 from rulekb.kb.align.normalise import tokens
 from rulekb.kb.align.reminders import pointer_sentence
 
-
-def _edition(eid: str, rules: list[tuple[str, str]]) -> Edition:
-    edition = Edition(eid, "en", eid.split("/")[1], "Invented Rules")
-    edition.rules = [Rule(n, t, parent=n[:-1] if n[-1].isalpha() else None) for n, t in rules]
-    return edition
+from ..helpers import invented_edition
 
 
 # Section 212 went to 204 and section 402 to 112; old 212.3 kept only its last sentence, which
@@ -37,7 +32,7 @@ NEW_ABILITIES = [
 
 
 def _successors(old_rules, new_rules):
-    return align(_edition("en/2030-01-01", old_rules), _edition("en/2030-02-01", new_rules)).successors()
+    return align(invented_edition("en/2030-01-01", old_rules), invented_edition("en/2030-02-01", new_rules)).successors()
 
 
 def test_the_pointer_sentence_is_the_one_before_the_pointer_or_the_one_holding_it():
@@ -49,7 +44,7 @@ def test_the_pointer_sentence_is_the_one_before_the_pointer_or_the_one_holding_i
 
 def test_a_free_rule_goes_where_its_pointer_points_to_the_rule_saying_that_sentence():
     new = [(n.replace("212", "204"), t) for n, t in KEPT] + NEW_ABILITIES
-    alignment = align(_edition("en/2030-01-01", KEPT + [POINTING] + ABILITIES), _edition("en/2030-02-01", new))
+    alignment = align(invented_edition("en/2030-01-01", KEPT + [POINTING] + ABILITIES), invented_edition("en/2030-02-01", new))
     assert alignment.successors()["212.3"] == "112.3"
     # one sentence says where the old rule went, not what the new rule came from: a merge link
     assert any(p.old == "212.3" and p.new == "112.3" and p.kind == "merged" for p in alignment.pairs)
@@ -77,7 +72,7 @@ BLOCKS_NEW = [
 
 
 def test_a_rule_whose_subrules_all_went_under_one_rule_is_merged_into_it():
-    alignment = align(_edition("en/2030-01-01", BLOCKS_OLD), _edition("en/2030-02-01", BLOCKS_NEW))
+    alignment = align(invented_edition("en/2030-01-01", BLOCKS_OLD), invented_edition("en/2030-02-01", BLOCKS_NEW))
     assert alignment.successors()["410.9"] == "509.4"
     assert alignment.successors()["309.4"] == "509.4"
     assert any(p.old == "410.9" and p.new == "509.4" and p.kind == "merged" for p in alignment.pairs)
