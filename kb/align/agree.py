@@ -117,20 +117,21 @@ class _Embedder:
             self._pool.shutdown()
 
     def __call__(self, passages: list[str]):
-        from ..search.dense import embed_passages
-
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        if self._pool is None and not multiprocessing.current_process().daemon:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        if self._pool is not False and self._pool is not None:
+        from ..search.dense import embed_passages
+
+        if self._pool is None:  # False once there is no child to have
+            self._pool = (False if multiprocessing.current_process().daemon
+                          else ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+        if self._pool:
             try:
                 return self._pool.submit(embed_passages, passages).result()
             except (BrokenProcessPool, OSError):  # no child here (a main module spawn cannot import): embed here
                 self._pool.shutdown(cancel_futures=True)
-        self._pool = False
+                self._pool = False
         return embed_passages(passages)
 
 
