@@ -14,7 +14,12 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   "At"), activated ("cost: effect"), replacement ("instead", "if ... would", "enters
   tapped", "enters with", "as ... enters", "skip"), continuous ("as long as"), static
   (any other paragraph of a permanent), spell ability (a paragraph of an instant or
-  sorcery); each the KB concept of that name.
+  sorcery); each the KB concept of that name. Finer kinds the glossary names, read the same
+  way: an intervening "if" clause ("When ..., if ..."), a delayed triggered ability ("...
+  at the beginning of the next end step", "at end of turn" after an effect), a reflexive one
+  ("When you do"), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
+  ability (a permanent's static "power is equal to ...", "is every creature type"), a modal
+  spell or ability ("Choose one —") and a prevention effect ("prevent ... damage").
 - **Kind, by its faces**: a card with two faces is an adventurer or omen card (a face is an
   Adventure, an Omen),
   a split card (every face an instant or sorcery, or a Room), a flip card ("flip" in its text, a
@@ -52,7 +57,17 @@ SHAPES = {  # shape -> the KB concept that names it
     "replacement": "replacement-effect",
     "continuous": "continuous-effect",
     "spell": "spell-ability",
+    "intervening-if": "intervening-if-clause",
+    "delayed": "delayed-triggered-ability",
+    "reflexive": "reflexive-triggered-ability",
+    "mana": "mana-ability",
+    "characteristic-defining": "characteristic-defining-ability",
+    "modal": "modal-mode",
+    "prevention": "prevention-effect",
 }
+SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effect", "prevention": "prevention effect",
+             "intervening-if": "intervening 'if' clause", "delayed": "delayed triggered ability",
+             "reflexive": "reflexive triggered ability", "modal": "modal spell or ability"}
 # the kinds of card with faces, each by the labels the glossary has used for it (newest first)
 KINDS = {
     "adventurer": ("Adventurer Card",),
@@ -72,6 +87,20 @@ _REPLACEMENT = re.compile(r"\binstead\b|\bif\b[^.]*\bwould\b|\benters? (?:the ba
                           r"\benters? (?:the battlefield )?with\b|\bas [^.]{1,60}? enters\b|\bskip\b|"
                           r"\bprevent\b[^.]*\bdamage\b", re.IGNORECASE)
 _AS_LONG_AS = re.compile(r"\bas long as\b", re.IGNORECASE)
+_INTERVENING_IF = re.compile(r"^(?:[^.:]*?—\s*)?(?:when|whenever|at)\b[^,.]*,\s*if\b", re.IGNORECASE)
+# a trigger an effect sets up for later (rule 603.7): "at the beginning of the next end step", "at end of turn"
+_DELAYED = re.compile(r"\bat the beginning of (?:the |your |its controller's |that player's )?next\b|"
+                      r"\S.*\bat (?:the )?end of (?:the )?turn\b|\S.*\bat the beginning of the end step\b",
+                      re.IGNORECASE)
+_REFLEXIVE = re.compile(r"\bwhen (?:you|they|that player|he or she) do(?:es)?\b", re.IGNORECASE)
+_ADDS_MANA = re.compile(r"\badds?\b[^.]*(?:\{[WUBRGCSX0-9/]+\}|\bmana\b)", re.IGNORECASE)
+_TAPPED_FOR_MANA = re.compile(r"^whenever\b[^,]*\btap(?:s|ped)?\b[^,]*\bfor mana\b", re.IGNORECASE)
+_DEFINES_ITSELF = re.compile(r"\b(?:power|toughness)(?: and toughness)? (?:is|are)(?: each)? equal to\b|"
+                             r"\bis (?:every creature type|all colors|every color)\b", re.IGNORECASE)
+_MODAL = re.compile(r"\bchoose (?:one|two|three|four|one or both|one or more|any number|up to \w+)\s*(?:—|-|that)",
+                    re.IGNORECASE)
+_LOYALTY_COST = re.compile(r"^[+−-]?(?:\d+|X)$")
+_PREVENTION = re.compile(r"\bprevent\b[^.]*\bdamage\b", re.IGNORECASE)
 _SPELL_TYPES = ("instant", "sorcery")
 
 
@@ -277,7 +306,32 @@ def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
             shapes.append("replacement")
         if _AS_LONG_AS.search(line):
             shapes.append("continuous")
+        shapes += _finer(line, sentences, spell)
     return shapes
+
+
+def _finer(line: str, sentences: list[str], spell: bool) -> list[str]:
+    """The finer kinds of a paragraph (the glossary's words for them), beside its shape."""
+    out = []
+    trigger = bool(_TRIGGER.match(line))
+    if trigger and _INTERVENING_IF.match(line):
+        out.append("intervening-if")
+    if any(_DELAYED.search(s) for s in sentences):
+        out.append("delayed")
+    if _REFLEXIVE.search(line):
+        out.append("reflexive")
+    cost, colon, effect = line.partition(":")
+    loyalty = bool(_LOYALTY_COST.match(cost.strip()))  # "+1: Add {R}{R}{R}" is no mana ability (rule 605.1a)
+    if (colon and not trigger and not loyalty and _ACTIVATED.match(line) and _ADDS_MANA.search(effect)
+            and "target" not in effect.lower()) or (_TAPPED_FOR_MANA.match(line) and _ADDS_MANA.search(line)):
+        out.append("mana")
+    if not spell and not trigger and not colon and _DEFINES_ITSELF.search(line):
+        out.append("characteristic-defining")
+    if _MODAL.search(line):
+        out.append("modal")
+    if _PREVENTION.search(line):
+        out.append("prevention")
+    return out
 
 
 def _is_keyword_line(line: str, keyword_names: set[str]) -> bool:
@@ -305,6 +359,5 @@ def governing(links: Links, vocab: Vocabulary) -> list[tuple[str, str]]:
             out.setdefault(number, f"type: {key}")
     for shape in links.shapes:
         for number in vocab.rules_of(SHAPES[shape]):
-            out.setdefault(number, f"{shape} ability" if shape not in ("replacement", "continuous")
-                           else f"{shape} effect")
+            out.setdefault(number, SHAPE_WHY.get(shape, f"{shape} ability"))
     return list(out.items())

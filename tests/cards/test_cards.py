@@ -124,6 +124,34 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     assert wind.shapes == ["static"] and wind.keywords == []  # a face's "Sprocket" type is no instant or sorcery
 
 
+@pytest.mark.parametrize("type_line, text, finer", [
+    ("Creature", "At the beginning of your upkeep, if you control no Widgets, create a Widget.", ["intervening-if"]),
+    ("Creature", "{T}: Create a token copy of target creature. Exile it at the beginning of the next end step.",
+     ["delayed"]),
+    ("Sorcery", "Draw a card. At the beginning of your next upkeep, pay {2}. If you don't, you lose the game.",
+     ["delayed"]),
+    ("Instant", "You may discard a card. When you do, this spell deals 3 damage to any target.", ["reflexive"]),
+    ("Creature", "{T}: Add {G}.", ["mana"]),
+    ("Creature", "{T}: Add {G}. This ability deals 1 damage to target player.", []),  # a target: no mana ability
+    ("Legendary Planeswalker", "+1: Add {R}{R}.", []),  # a loyalty ability: no mana ability
+    ("Enchantment", "Whenever a player taps a land for mana, that player adds one mana of any type that land produced.",
+     ["mana"]),
+    ("Creature", "This creature's power and toughness are each equal to the number of cards in your hand.",
+     ["characteristic-defining"]),
+    ("Instant", "Target creature's power is equal to 5 until end of turn.", []),  # a spell's effect defines nothing
+    ("Instant", "Choose one —\n• Draw a card.\n• Gain 3 life.", ["modal"]),
+    ("Instant", "Prevent all combat damage that would be dealt this turn.", ["prevention"]),
+    ("Creature", "At the beginning of the end step, sacrifice this creature.", []),  # an ordinary trigger
+    ("Creature", "Target creature gets +2/+2 until end of turn.", []),
+])
+def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, text, finer):
+    from rulekb.kb.cards.link import SHAPES, _shapes
+
+    coarse = {"triggered", "activated", "static", "replacement", "continuous", "spell"}
+    found = [shape for shape in _shapes(type_line, text, set()) if shape not in coarse]
+    assert found == finer and all(shape in SHAPES for shape in found)
+
+
 def test_a_card_with_faces_is_the_kind_of_card_its_faces_make_it():
     from rulekb.ingest.cards import Card, Face
     from rulekb.kb.cards.link import card_kinds

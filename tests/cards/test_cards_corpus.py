@@ -24,6 +24,12 @@ def test_real_cards_are_linked_to_their_rules(corpus_kb):
     assert "triggered" in keranos["shapes"] and "continuous" in keranos["shapes"]
     scales = service.card(store, "Hardened Scales")
     assert "replacement" in scales["shapes"] and "614.1" in {r["rule"] for r in scales["rules"]}
+    # the finer kinds the glossary names lead to their own rules: 603.4, 603.7, 604.3, 605.1
+    for name, shape, number in (("Ophiomancer", "intervening-if", "603.4"),
+                                ("Kiki-Jiki, Mirror Breaker", "delayed", "603.7"),
+                                ("Tarmogoyf", "characteristic-defining", "604.3"), ("Llanowar Elves", "mana", "605.1")):
+        card = service.card(store, name)
+        assert shape in card["shapes"] and number in {r["rule"] for r in card["rules"]}, name
     # a card with faces is governed by the rules of its kind, read from its faces (the file has no layout)
     delver = {r["rule"]: r["why"] for r in service.card(store, "Delver of Secrets")["rules"]}
     assert any(number.startswith("712.") and "double-faced" in why for number, why in delver.items())
