@@ -54,6 +54,8 @@ def print_results(data: dict) -> None:
         what = ", ".join([*brought["keywords"], *brought["shapes"], *brought["types"]]) or "nothing"
         how = "" if card["how"] in ("text", "brackets", "double brackets") else f", matched by {card['how']}: {card['asked']!r}"
         stdout.print(Text(f"card: {card['name']} ({card['type_line']}{how}) brought: {what}", style="dim"))
+    for met in data.get("understood", {}).get("interactions", []):
+        stdout.print(Text(f"cards {' and '.join(met['cards'])} meet in section {met['section']}: {met['title']}", style="dim"))
     if data.get("understood", {}).get("shorthand"):  # players' words read as the rules'
         stdout.print(Text("read as: " + "; ".join(data["understood"]["shorthand"]), style="dim"))
     if data.get("unknown_cards"):

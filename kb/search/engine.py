@@ -18,7 +18,7 @@ from pathlib import Path
 from tantivy import Occur, Query
 
 from ..errors import KBError, NotFound
-from . import analysis, card_words, rank, shorthand
+from . import analysis, card_words, interactions, rank, shorthand
 from . import dense as dense_arm
 from .index import open_index
 from .understand import MAX_CHARS, Understood, clean, understand
@@ -46,6 +46,7 @@ class Searcher:
         # meta lists editions oldest first (by date, then id): their position is their order
         self._order = {edition: i for i, edition in enumerate(self.editions)}
         self._spec: dict[str, float] = {}
+        self._interactions: dict[str | None, dict] = {}
         self._arm: tuple[str, object] | None = None
 
     # -- what the index knows ------------------------------------------------
@@ -91,6 +92,11 @@ class Searcher:
     def default_edition(self, lang: str) -> str | None:
         complete = [e for e, row in self.editions.items() if row["language"] == lang and not row["partial"]]
         return complete[-1] if complete else None  # meta lists editions oldest first
+
+    def interaction_sections(self, edition: str | None) -> dict:
+        if edition not in self._interactions:
+            self._interactions[edition] = interactions.sections(self.searcher, self.schema, edition, self.meta["concepts"])
+        return self._interactions[edition]
 
     def spec(self, key: str) -> float:
         if key not in self._spec:
@@ -151,6 +157,9 @@ class Searcher:
         offset = max(0, int(offset))
         lang, edition, grouped = self.scope(edition, lang, all_editions)
         u = self.read(query, lang)
+        if len(u.cards) >= interactions.MIN_CARDS:  # two cards whose effects meet: the rules' section on it
+            held_in = edition or self.default_edition("en")
+            u.card_sections = interactions.among(u.cards, self.interaction_sections(held_in), held_in)
         filter_ = (rank.exact(self.schema, "editions", edition) if edition
                    else rank.exact(self.schema, "lang", lang))
         q = self._query(u, lang, filter_, baseline)
@@ -231,7 +240,9 @@ class Searcher:
                     break
         cited = {key for key, doc in docs.items() if doc["number"][0] in u.numbers}
         lex_score = {unit(doc): score for score, doc in lexical}
-        scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()})
+        met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
+        scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
+                           {k: i for i, k in enumerate(met, start=1)})
         for key in cited:
             scored[key] += 10.0
         ordered = sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1), near.get(k, (depth + 1,))[0]))
@@ -362,6 +373,9 @@ class Searcher:
                 why.append(f"card {cards}: mentions {name(key)!r}")
         if number in u.card_rules:
             why.append(f"card keyword rule {number}")
+        met = u.card_sections.get(doc.get("section", [""])[0])
+        if met:
+            why.append(f"cards {' and '.join(met['cards'])}: {met['title']} (section {met['section']})")
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
         present = {term_of(w) for w in set(_TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]

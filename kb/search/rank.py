@@ -16,6 +16,8 @@ version or a glossary entry that passes the edition filter)::
              + CARD * DEFINES * [d is the rule of a card's keyword the glossary has no concept for]
              + NUMBER * [d is a rule cited by number]              "702.19b", "rule 613.1"
              + SECTION * [d is in a section cited by number]       "rule 613" (SECTION_FIRST more for its .1)
+             + the same for the section two cards named meet in     (kb.search.interactions: 616 for two
+                                                                    replacement effects, 613 for two static)
              + RULE * [d is a rule]                                a rule before a glossary entry at a tie
 
     bm25(q, d) = sum over terms t of q: max over fields f of W_f * BM25_f(t, d)     (tie-breaker TIE)
@@ -68,8 +70,13 @@ ERA = 0.5
 #   fused(d) = (RRF_K + 1) * (1 / (RRF_K + rank_words(d)) + RRF_DENSE / (RRF_K + rank_meaning(d)))
 # (a rank missing counts nothing); a rule cited by number keeps the lead. Set on the tuning parts
 # of the gold sets only (rulekb bench search prints them apart from the held-out parts).
+# When two named cards meet in a section (kb.search.interactions), that section's rules in the
+# lexical ranking's order are a third list, weighed RRF_MET: the meaning arm knows nothing of
+# the cards' links, and without it a rule the words and the cards put first fell below rules
+# both arms hold lower (flat on the scenarios' tuning part, where three questions name two such cards).
 RRF_K = 60
 RRF_DENSE = 1.0
+RRF_MET = 1.0
 FUSE_DEPTH = 100
 FUSION = "rrf"
 BLEND_DENSE = 1.0
@@ -150,6 +157,10 @@ def kb_clauses(schema, u, spec: dict[str, float]) -> list[tuple]:
             clauses.append((Occur.Should, const(exact(schema, "mentions", key), MENTIONS * s)))
     for number, weight in getattr(u, "card_rules", {}).items():
         clauses.append((Occur.Should, const(exact(schema, "number", number), DEFINES * weight * CARD)))
+    for section in getattr(u, "card_sections", {}):  # two cards meet in it (kb.search.interactions): as if cited
+        if section not in u.sections:
+            clauses.append((Occur.Should, const(exact(schema, "section", section), SECTION)))
+            clauses.append((Occur.Should, const(exact(schema, "number", f"{section}.1"), SECTION_FIRST)))
     for number in u.numbers:
         clauses.append((Occur.Should, const(exact(schema, "number", number), NUMBER)))
     for section in u.sections:
@@ -173,14 +184,17 @@ def fused(schema, words: Query | None, best_bm25: float, kb: list[tuple], filter
     ])
 
 
-def fuse(lex_rank: dict, lex_score: dict, near: dict) -> dict:
+def fuse(lex_rank: dict, lex_score: dict, near: dict, met_rank: dict | None = None) -> dict:
     """The fused score of every document either ranking holds: ``lex_rank``/``lex_score``
     the lexical ranking's 1-based ranks and scores, ``near`` document -> (rank by meaning,
-    cosine similarity). :data:`FUSION` says how (the comment above :data:`RRF_K`)."""
+    cosine similarity), ``met_rank`` the ranks of the rules of the sections named cards meet in.
+    :data:`FUSION` says how (the comment above :data:`RRF_K`)."""
     keys = set(lex_rank) | set(near)
+    met_rank = met_rank or {}
     if FUSION == "rrf":
         return {k: (RRF_K + 1) * ((1.0 / (RRF_K + lex_rank[k]) if k in lex_rank else 0.0)
-                                  + (RRF_DENSE / (RRF_K + near[k][0]) if k in near else 0.0)) for k in keys}
+                                  + (RRF_DENSE / (RRF_K + near[k][0]) if k in near else 0.0)
+                                  + (RRF_MET / (RRF_K + met_rank[k]) if k in met_rank else 0.0)) for k in keys}
     top = max(lex_score.values(), default=0.0) or 1.0
     sims = [sim for _, sim in near.values()]
     high, low = (max(sims), min(sims)) if sims else (1.0, 0.0)

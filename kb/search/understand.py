@@ -114,6 +114,7 @@ class Understood:
     card_concepts: dict[str, float] = field(default_factory=dict)  # concept key -> weight the cards bring
     card_how: dict[str, str] = field(default_factory=dict)  # concept key -> keyword | type | shape | mention
     card_rules: dict[str, float] = field(default_factory=dict)  # rule number -> weight (keywords with no concept)
+    card_sections: dict[str, dict] = field(default_factory=dict)  # section -> {section, title, cards} (.interactions)
     asks_definition: bool = False  # "what is X?", "what does X mean?": the rules defining X first
 
     def to_dict(self) -> dict:
@@ -124,6 +125,8 @@ class Understood:
         if self.cards or self.unknown_cards:
             out["cards"] = [{"name": c["name"], "how": c["how"]} for c in self.cards]
             out["unknown_cards"] = self.unknown_cards
+        if self.card_sections:
+            out["interactions"] = list(self.card_sections.values())
         if self.meaning_text:
             out["meaning_reads"] = self.meaning_text
         return out

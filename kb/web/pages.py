@@ -139,7 +139,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
         iri = ctx.mint.numbered(scope, number)
         if "." not in number or run(store, "rule", edition=scope, number=number):
             return RedirectResponse(ctx.href(iri), status_code=303)
-    results, more, answer, arms, cards, unknown_cards, shorthand = [], False, None, [], [], [], []
+    results, more, answer, arms, cards, unknown_cards, shorthand, met = [], False, None, [], [], [], [], []
     if text:
         found = service.search(store, text, edition=scope if scope != "all" else None, lang=lang,
                                all_editions=scope == "all", limit=PER_PAGE, offset=(number_of_page - 1) * PER_PAGE)
@@ -147,6 +147,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
         shorthand = found["understood"].get("shorthand", [])
         if number_of_page == 1:
             cards, unknown_cards = found.get("cards", []), found.get("unknown_cards", [])
+            met = found["understood"].get("interactions", [])
         for hit in found["results"]:
             results.append({**hit, "segments": [Segment(piece, "mark" if marked else "text")
                                                 for piece, marked in marked_segments(hit["snippet"])]})
@@ -155,7 +156,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
     base = f"search?q={quote_plus(text)}&edition={quote_plus(edition or 'all')}"
     return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
                 edition=edition or "all", results=results, answer=answer, page_number=number_of_page, arms=arms,
-                cards=cards, unknown_cards=unknown_cards, shorthand=shorthand,
+                cards=cards, unknown_cards=unknown_cards, shorthand=shorthand, interactions=met,
                 first=(number_of_page - 1) * PER_PAGE + 1,
                 previous=f"{base}&page={number_of_page - 1}" if number_of_page > 1 else None,
                 next=f"{base}&page={number_of_page + 1}" if more and number_of_page < MAX_PAGES else None,

@@ -48,6 +48,18 @@ def test_questions_name_real_cards(corpus_kb):
     assert "cards" not in plain  # a phrase of the rules before it is a card's name
 
 
+def test_two_cards_that_replace_one_event_lead_to_the_interaction_of_replacement_effects(corpus_kb):
+    store, _ = corpus_kb
+    found = service.search(store, "I control [Rest in Peace] and my opponent has [Leyline of the Void]. "
+                                  "My opponent discards a card: where does it end up?")
+    met = found["understood"]["interactions"]
+    assert [m["section"] for m in met] == ["616"] and met[0]["title"].startswith("Interaction of Replacement")
+    assert any(hit.get("rule", "").startswith("616.") for hit in found["results"][:5])
+    assert any("Interaction of Replacement" in why for hit in found["results"] for why in hit["why"])
+    one = service.search(store, "My opponent has [Leyline of the Void]. Where does a card I discard go?")
+    assert "interactions" not in one["understood"]  # one card meets nothing
+
+
 def test_a_change_shows_the_cards_it_touches(corpus_kb):
     store, _ = corpus_kb
     rows = service.run(store, "cards-touched-by-changes", old="en/2025-11-14", new=NEWEST)
