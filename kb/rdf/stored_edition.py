@@ -26,16 +26,15 @@ What the KB does not keep, and how it comes back:
 
 from __future__ import annotations
 
-import pickle
 import re
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from pathlib import PurePosixPath
 
 from rulekb.ingest import numbers, refs
 from rulekb.ingest.model import Edition, GlossaryEntry, Heading, ParseWarning, Rule, SourceInfo
 
 from ..store import queries
+from ..store.memo import BuildMemo
 from ..errors import NotFound
 
 
@@ -45,8 +44,7 @@ def _run(store, name: str, **params) -> list[dict[str, str]]:
 
 
 KEPT = 8  # editions a process keeps read (see stored_edition)
-_kept: OrderedDict[tuple[str, str, bool], bytes] = OrderedDict()
-_kept_lock = threading.Lock()
+_kept = BuildMemo(KEPT)  # Edition objects are mutable: each caller gets its own copy
 
 
 def stored_edition(store, edition_id: str, rules_only: bool = False) -> Edition:
@@ -55,27 +53,11 @@ def stored_edition(store, edition_id: str, rules_only: bool = False) -> Edition:
     glossary or warnings -- three queries of six, for a reader of rules alone (the
     translation report's candidate bases: twenty editions read to score a French text).
 
-    The last :data:`KEPT` editions read from an embedded store are kept per build (its data
-    directory: another build is read afresh), pickled: each call gets its own copy to change
-    (a pickle's round trip costs a tenth of the queries). The translation report of every
-    French text reads the same newest English edition each time."""
-    build = store.build_id() if getattr(store, "local_root", None) is not None else None
-    key = (build, edition_id, rules_only)
-    if build is not None:
-        with _kept_lock:
-            found = _kept.get(key)
-            if found is not None:
-                _kept.move_to_end(key)
-        if found is not None:
-            return pickle.loads(found)
-    edition = _read(store, edition_id, rules_only)
-    if build is not None:
-        kept = pickle.dumps(edition, protocol=pickle.HIGHEST_PROTOCOL)
-        with _kept_lock:
-            _kept[key] = kept
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
-    return edition
+    The last :data:`KEPT` editions read from an embedded store are kept per build
+    (:class:`kb.store.memo.BuildMemo`: another build is read afresh), each call getting its
+    own copy to change. The translation report of every French text reads the same newest
+    English edition each time."""
+    return _kept.get(store, (edition_id, rules_only), lambda: _read(store, edition_id, rules_only))
 
 
 def _read(store, edition_id: str, rules_only: bool) -> Edition:

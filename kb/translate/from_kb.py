@@ -32,9 +32,9 @@ a file, a partial one).
 
 from __future__ import annotations
 
-import threading
 import time
 
+from ..store.memo import BuildMemo
 from .candidates import english_rows  # noqa: F401  (the candidates' rows; read here too)
 
 WINDOW_BEFORE_YEARS = 3  # a translation may lag its English edition this long
@@ -237,25 +237,16 @@ def stored_successors(store, base: str, target: str) -> dict[str, str] | None:
 
 
 _LINEAGES_KEPT = 16  # editions' (number, lineage) rows a process keeps, per build (an embedded store's)
-_lineages_kept: dict[tuple[str, str], list[tuple[str, str]]] = {}
-_lineages_lock = threading.Lock()
+_lineages_kept = BuildMemo(_LINEAGES_KEPT, copies=False)  # tuples of strings: shared as they are
 
 
-def _page_lineages(store, edition: str) -> list[tuple[str, str]]:
+def _page_lineages(store, edition: str) -> tuple[tuple[str, str], ...]:
     """(number, lineage) of each rule version of ``edition`` (page-lineages, in its order); kept
     per build of an embedded store (the report of every French text reads the newest edition's)."""
     from ..store.queries import run
 
-    build = store.build_id() if getattr(store, "local_root", None) is not None else None
-    found = _lineages_kept.get((build, edition)) if build is not None else None
-    if found is None:
-        found = [(row["number"], row["lineage"]) for row in run(store, "page-lineages", edition=edition)]
-        if build is not None:
-            with _lineages_lock:  # (a server's threads)
-                if len(_lineages_kept) >= _LINEAGES_KEPT:
-                    _lineages_kept.pop(next(iter(_lineages_kept)))
-                _lineages_kept[(build, edition)] = found
-    return found
+    return _lineages_kept.get(store, edition, lambda: tuple(
+        (row["number"], row["lineage"]) for row in run(store, "page-lineages", edition=edition)))
 
 
 def stored_alignment(store):

@@ -77,6 +77,7 @@ def test_stored_successors_read_each_editions_lineages_once_per_build(store, sou
     """The rows of an edition's lineages are kept per build: the report of every French text
     reads the newest edition's; a store of another build (another directory) reads its own."""
     from rulekb.kb.store import queries
+    from rulekb.kb.store.memo import BuildMemo
     from rulekb.kb.translate import from_kb
 
     first = stored_successors(store, "en/2030-05-05", "en/2030-09-01")
@@ -88,7 +89,7 @@ def test_stored_successors_read_each_editions_lineages_once_per_build(store, sou
     assert stored_successors(other, "en/2030-05-05", "en/2030-09-01") is None
     assert stored_successors(other, "en/2030-05-05", "en/2030-09-01") is None
     assert asked == [{"edition": "en/2030-05-05"}] * 2
-    monkeypatch.setattr(from_kb, "_lineages_kept", {})  # (as a new process)
+    monkeypatch.setattr(from_kb, "_lineages_kept", BuildMemo(from_kb._LINEAGES_KEPT, copies=False))  # (a new process)
     assert stored_successors(store, "en/2030-05-05", "en/2030-09-01") == first and len(asked) == 4
 
 
