@@ -124,7 +124,9 @@ class Store(Protocol):
 
     def build_id(self) -> str | None:
         """Which build the reads see, so what is computed from the KB can be kept
-        per build; None where that cannot be told (a remote endpoint, in memory)."""
+        per build: an embedded store's data directory, a remote endpoint's manifest graph
+        (which another writer may replace under the same name: kb.store.memo keeps nothing
+        for it); None where that cannot be told (in memory, an endpoint down or not built)."""
 
     def check(self) -> None:
         """Raise a one-line StoreError now when the store cannot be read (a
