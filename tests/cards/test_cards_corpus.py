@@ -58,6 +58,11 @@ def test_two_cards_that_replace_one_event_lead_to_the_interaction_of_replacement
     assert any("Interaction of Replacement" in why for hit in found["results"] for why in hit["why"])
     one = service.search(store, "My opponent has [Leyline of the Void]. Where does a card I discard go?")
     assert "interactions" not in one["understood"]  # one card meets nothing
+    from tests.helpers import run_cli
+
+    said = run_cli("search", "[[Rest in Peace]] and [[Leyline of the Void]]: which one applies?", "--store",
+                   str(store.root))
+    assert said.returncode == 0 and "meet in section 616: Interaction of Replacement" in said.stdout, said.stderr
 
 
 def test_a_change_shows_the_cards_it_touches(corpus_kb):
