@@ -6,7 +6,8 @@ Two files in the search index's directory:
 - ``cards.json`` (small, read whole by a search): the names a question may use for a card
   -- its name, each face's name, and a legendary card's short name ("Keranos" for
   "Keranos, God of Storms", "Tymna" for "Tymna the Weaver") when no other card answers
-  to it -- normalised (:func:`norm`: case, accents, apostrophes and punctuation folded),
+  to it or has a name that starts with it ("Sundial": "Sundial of the Infinite") --
+  normalised (:func:`norm`: case, accents, apostrophes and punctuation folded),
   each to the card's byte offset in ``cards.jsonl`` (negative, ``-1 - offset``: by a short name);
 - ``cards.jsonl``: one line of JSON per card (name, slug, Oracle text, faces, types,
   keywords, shapes, mentions, governing rules), read by offset for the cards a question names;
@@ -58,6 +59,7 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
     names: dict[str, int] = {}
     slugs: dict[str, int] = {}
     shorts: dict[str, set[int]] = {}
+    starts: dict[str, set[int]] = {}  # the first words of a name -> the cards whose name starts so
     with open(directory / DETAILS, "wb") as out:
         for row in rows:
             offset = out.tell()
@@ -67,10 +69,15 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
                 key = norm(name)
                 if key:
                     names.setdefault(key, offset)
+                    words = key.split()
+                    for n in range(1, len(words)):
+                        starts.setdefault(" ".join(words[:n]), set()).add(offset)
             for short in short_names(row["name"], row.get("type_line", "")):
                 shorts.setdefault(norm(short), set()).add(offset)
-    for key, found in shorts.items():  # a short name two legends share, or a card's full name, names none
-        if len(found) == 1 and key not in names:
+    # a short name two legends share, a card's full name, or the first words of another card's name
+    # ("Sundial" for "Sundial, Dawn Tyrant" and "Sundial of the Infinite") names none
+    for key, found in shorts.items():
+        if len(found) == 1 and key not in names and not starts.get(key, set()) - found:
             names[key] = -1 - next(iter(found))  # negative: reached by a short name
     data = {"format": FORMAT, "cards": len(rows), "names": names, **meta}
     (directory / NAMES).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -252,6 +252,21 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
         assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
 
 
+def test_a_short_name_another_card_starts_with_names_no_card(tmp_path):
+    from rulekb.kb.cards import names
+
+    def row(name, type_line):
+        return {"name": name, "slug": name.lower().replace(" ", "-").replace(",", ""), "type_line": type_line}
+
+    names.write(tmp_path, [row("Tinker, Keeper of Springs", "Legendary Creature — Gnome"),
+                           row("Clockpoint, Gear Regent", "Legendary Artifact Creature — Construct"),
+                           row("Clockpoint Sentry", "Artifact Creature — Construct")], {})
+    known = json.loads((tmp_path / names.NAMES).read_text(encoding="utf-8"))["names"]
+    assert known["tinker"] < 0  # a short name: only the legend answers to it
+    assert "clockpoint" not in known  # "Clockpoint" may be the Sentry as well: no card by it
+    assert known["clockpoint sentry"] >= 0 and known["clockpoint gear regent"] >= 0
+
+
 # -- card names in questions --------------------------------------------------------------
 
 @pytest.mark.parametrize("question, name, how", [
