@@ -56,6 +56,8 @@ def print_results(data: dict) -> None:
         stdout.print(Text(f"card: {card['name']} ({card['type_line']}{how}) brought: {what}", style="dim"))
     for met in data.get("understood", {}).get("interactions", []):
         stdout.print(Text(f"cards {' and '.join(met['cards'])} meet in section {met['section']}: {met['title']}", style="dim"))
+    if data.get("understood", {}).get("quoted_kinds"):  # card text the question quotes, read as a card's
+        stdout.print(Text("quoted card text has: " + ", ".join(data["understood"]["quoted_kinds"]), style="dim"))
     if data.get("understood", {}).get("shorthand"):  # players' words read as the rules'
         stdout.print(Text("read as: " + "; ".join(data["understood"]["shorthand"]), style="dim"))
     if data.get("unknown_cards"):

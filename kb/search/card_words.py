@@ -5,7 +5,10 @@
   uses in lower case);
 - :func:`in_rules`: whether the rules' text uses a word in lower case;
 - :func:`as_what_they_are`: the question as the dense arm reads it, each card named by what
-  it is.
+  it is;
+- :func:`quoted_kinds`: card text the question quotes ("how do the \"when you do\" abilities
+  work?", 'it says "enters tapped"'), read as a card's Oracle text is: the kinds of ability it
+  has, as the KB's concepts.
 """
 
 from __future__ import annotations
@@ -97,3 +100,27 @@ def as_what_they_are(question: str, spans: list, concepts: dict, lang: str) -> s
         pos = end
     out.append(question[pos:])
     return " ".join("".join(out).split())
+
+
+# a quotation: double quotes, curly quotes, or single quotes that are no apostrophes ("isn't", "player's")
+_QUOTED = re.compile(r'"([^"]{4,300})"|“([^”]{4,300})”|(?<!\w)\'([^\']{4,300})\'(?!\w)|‘([^’]{4,300})’')
+_NOT_KINDS = {"static", "spell"}  # what any sentence would be: no evidence
+
+
+def quoted_kinds(question: str, lang: str) -> dict[str, float]:
+    """concept -> weight: the kinds of ability (:data:`kb.cards.link.SHAPES`: triggered, replacement,
+    an intervening "if", a reflexive trigger ...) of the card text ``question`` quotes, weighed as a
+    named card's shapes are (:data:`kb.cards.recognise.WEIGHTS`); English only (the card linker
+    reads English Oracle text)."""
+    from ..cards.link import SHAPES, _shapes
+    from ..cards.recognise import WEIGHTS
+
+    if lang != "en":
+        return {}
+    out: dict[str, float] = {}
+    for m in _QUOTED.finditer(question):
+        quote = next(g for g in m.groups() if g).strip()
+        for shape in _shapes("", quote[:1].upper() + quote[1:], set()):
+            if shape not in _NOT_KINDS:
+                out.setdefault(SHAPES[shape], WEIGHTS["shape"])
+    return out

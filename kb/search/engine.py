@@ -128,6 +128,9 @@ class Searcher:
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
             if read["cards"] and asked_in == "en":  # (in French questions, measured: the names read better)
                 u.meaning_text = card_words.as_what_they_are(text, read["spans"], self.meta["concepts"], asked_in)
+        for key, weight in card_words.quoted_kinds(text, lang).items():  # card text quoted: read as a card's
+            if key not in u.concepts and key not in u.card_concepts:
+                u.card_concepts[key], u.card_how[key] = weight, "quoted"
         if u.shorthand:  # the meaning arm reads the rules' words too
             u.meaning_text = shorthand.expand(u.meaning_text or u.text, u.lang)[0]
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
@@ -367,10 +370,11 @@ class Searcher:
             if key in u.concepts:
                 continue
             cards = ", ".join(dict.fromkeys(c["name"] for c in u.cards if key in _card_keys(c)))
+            cards = f"card {cards}" if u.card_how.get(key) != "quoted" else "quoted card text"
             if key in doc.get("defines", []) or key in doc.get("defines_sub", []):
-                why.append(f"card {cards}: {'defines' if key in doc.get('defines', []) else 'part of the definition of'} {name(key)!r}")
+                why.append(f"{cards}: {'defines' if key in doc.get('defines', []) else 'part of the definition of'} {name(key)!r}")
             elif key in doc.get("mentions", []):
-                why.append(f"card {cards}: mentions {name(key)!r}")
+                why.append(f"{cards}: mentions {name(key)!r}")
         if number in u.card_rules:
             why.append(f"card keyword rule {number}")
         met = u.card_sections.get(doc.get("section", [""])[0])

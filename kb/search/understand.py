@@ -127,6 +127,9 @@ class Understood:
             out["unknown_cards"] = self.unknown_cards
         if self.card_sections:
             out["interactions"] = list(self.card_sections.values())
+        quoted = [key for key, how in self.card_how.items() if how == "quoted"]
+        if quoted:  # kinds of ability read in card text the question quotes
+            out["quoted_kinds"] = quoted
         if self.meaning_text:
             out["meaning_reads"] = self.meaning_text
         return out

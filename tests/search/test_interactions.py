@@ -1,5 +1,6 @@
-"""Two cards whose effects meet (kb.search.interactions): the sections two or more named cards
-meet in, read with invented cards and sections (no index needed)."""
+"""What a question's cards bring beyond each card alone, read without an index: the sections two
+or more named cards meet in (kb.search.interactions, invented cards and sections), and card text
+the question quotes, read as a card's text (kb.search.card_words.quoted_kinds)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,17 @@ def test_one_card_or_unheld_shapes_meet_nothing():
     assert among([card("A", "triggered"), card("B", "triggered")], HELD, "en/x") == {}
     assert among([card("A", "replacement"), card("A", "replacement")], HELD, "en/x") == {}  # one card named twice
     assert among([card("A", "replacement"), card("B", "replacement")], {}, "en/x") == {}  # an edition without them
+
+
+def test_quoted_card_text_is_read_as_a_cards_text():
+    from rulekb.kb.search.card_words import quoted_kinds
+
+    assert list(quoted_kinds('how do the "when you do" abilities work?', "en")) == [
+        "triggered-ability", "reflexive-triggered-ability"]
+    assert "replacement-effect" in quoted_kinds("a land says it 'enters tapped': can anyone respond?", "en")
+    assert "intervening-if-clause" in quoted_kinds("“At the beginning of your upkeep, if you have no cards, draw one”",
+                                                   "en")
+    # apostrophes are no quotes; a quote of no card shape brings nothing; French questions are not read
+    assert quoted_kinds("isn't it the player's turn? don't they draw", "en") == {}
+    assert quoted_kinds('what does "mana value" mean?', "en") == {}
+    assert quoted_kinds("« quand vous le faites » : comment ça marche ?", "fr") == {}
