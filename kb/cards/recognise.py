@@ -38,6 +38,7 @@ _LOWER_ONE_WORD = 5  # a one-word name written in lower case: this long at least
 _MISSPELT_ONE_WORD = 7  # a single word taken for a misspelt name: this long at least
 _MISSPELT_TRIES = 8  # at most this many words looked up so (each scans the names of about its length)
 _MISSPELT_CUTOFF = 0.88  # and this near a card's name (difflib's ratio; a run of capitalised words: 0.84)
+_OPENERS = ".?!:;\"“«(—"  # what a sentence (or a quotation) starts after
 _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "de", "la", "le", "du", "des"}
 
 
@@ -63,7 +64,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
         if hit is not None:
             i, kind = hit
             how = ("double brackets" if double else "brackets") + ("" if kind == "name" else f", {kind}")
-        else:
+        elif not all(w in common for w in norm(asked).split()):  # "[ability]", "[cost]": the rules' own words
             i = index.near(asked)
             if i is not None:
                 how = "spelling"
@@ -88,7 +89,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if hit is None and bare[i + n - 1] != normed[i + n - 1]:
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
                 hit = index.lookup(key)
-            if hit is None or key in common or not _plausible(span, key.split(), common, lower_names, verbs):
+            opening = not question[:span[0][1]].rstrip()[-1:].strip(_OPENERS)  # the span starts a sentence
+            if hit is None or key in common or not _plausible(span, key.split(), common, lower_names, verbs, opening):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             card, kind = hit
             start, end = span[0][1], span[-1][2]
@@ -97,6 +99,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             break
         i += matched or 1
     for start, end, asked in _capitalised_runs(words, found, common):
+        if index.lookup(norm(asked)) is not None:
+            continue  # a card's own name, declined above ("Two-Headed Giant"): no misspelling of it
         card = index.near(asked)
         if card is not None:
             _add(found, index, card, "spelling", asked, (start, end))
@@ -124,12 +128,14 @@ def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, 
     found.append(Found(card, details["name"], details["slug"], how, asked, span, details))
 
 
-def _plausible(span, normed: list[str], common, lower_names: bool = True, verbs=frozenset()) -> bool:
+def _plausible(span, normed: list[str], common, lower_names: bool = True, verbs=frozenset(),
+               opening: bool = False) -> bool:
     if len(span) == 1:  # capitalised, or a word that is no word of the rules nor of questions ("stifle")
         return normed[0] not in common and (span[0][0][:1].isupper()
                                             or (lower_names and len(normed[0]) >= _LOWER_ONE_WORD
                                                 and normed[0] not in verbs))
-    if any(w[:1].isupper() for w, _, _ in span):
+    capitals = [w[:1].isupper() for w, _, _ in span]
+    if any(capitals[1:]) or (capitals[0] and not opening):  # (a sentence's first capital says nothing: "The end")
         return True
     return not all(w in common or w in _JOINERS for w in normed)
 

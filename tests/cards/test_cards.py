@@ -252,21 +252,6 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
         assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
 
 
-def test_a_short_name_another_card_starts_with_names_no_card(tmp_path):
-    from rulekb.kb.cards import names
-
-    def row(name, type_line):
-        return {"name": name, "slug": name.lower().replace(" ", "-").replace(",", ""), "type_line": type_line}
-
-    names.write(tmp_path, [row("Tinker, Keeper of Springs", "Legendary Creature — Gnome"),
-                           row("Clockpoint, Gear Regent", "Legendary Artifact Creature — Construct"),
-                           row("Clockpoint Sentry", "Artifact Creature — Construct")], {})
-    known = json.loads((tmp_path / names.NAMES).read_text(encoding="utf-8"))["names"]
-    assert known["tinker"] < 0  # a short name: only the legend answers to it
-    assert "clockpoint" not in known  # "Clockpoint" may be the Sentry as well: no card by it
-    assert known["clockpoint sentry"] >= 0 and known["clockpoint gear regent"] >= 0
-
-
 # -- card names in questions --------------------------------------------------------------
 
 @pytest.mark.parametrize("question, name, how", [
@@ -449,41 +434,3 @@ def test_fetch_cards_follows_the_bulk_list_and_keeps_the_previous_file_on_bad_in
             os.environ.pop("RULEKB_CACHE", None)
         else:
             os.environ["RULEKB_CACHE"] = cache_before
-
-
-def test_reading_names_a_player_writes_them(tmp_path):
-    # cards written for this test; "common" plays the rules' words
-    from rulekb.kb.cards import names
-    from rulekb.kb.cards.recognise import recognise
-
-    rows = [{"name": n, "slug": n.lower().replace(" ", "-"), "type_line": t, "concepts": {}}
-            for n, t in (("Clockmongoose", "Gadget — Mongoose"), ("Gearbreaker", "Sprocket"), ("Opt", "Sprocket"))]
-    names.write(tmp_path, rows, {})
-    index = names.NameIndex(tmp_path)
-    common = frozenset({"gadget", "gear", "wind", "twice"})
-
-    def read(question, **options):
-        return [f.name for f in recognise(question, index, common, **options)[0]]
-
-    assert read("can I gearbreaker a gadget twice?") == ["Gearbreaker"]  # lower case, five letters or more
-    assert read("can I gearbreaker a gadget twice?", lower_names=False) == []  # not in a French question
-    assert read("does my clockmongose wind twice?") == ["Clockmongoose"]  # one long word, misspelt
-    assert read("does my clockmongose wind twice?", lower_names=False) == []
-    assert read("may I opt to wind twice?") == [] and read("may I cast Opt?") == ["Opt"]  # short: capitalised only
-
-
-def test_players_shorthand_in_lower_case_is_the_verb_not_the_card(tmp_path):
-    # a card written for this test, named like a player's verb ("blink": exile and return)
-    from rulekb.kb.cards import names
-    from rulekb.kb.cards.recognise import recognise
-    from rulekb.kb.search.card_words import Common
-
-    names.write(tmp_path, [{"name": "Blink", "slug": "blink", "type_line": "Sprocket", "concepts": {}}], {})
-    index = names.NameIndex(tmp_path)
-    common = Common({})
-
-    def read(question):
-        return [f.name for f in recognise(question, index, common)[0]]
-
-    assert read("if I blink my gadget, does it come back wound?") == []
-    assert read("can I cast Blink on my gadget?") == ["Blink"] and read("can I cast [blink] on it?") == ["Blink"]
