@@ -360,6 +360,12 @@ class Arm:
             self._by_lang[lang] = np.flatnonzero(self.langs == lang).astype(np.int32)
         return self._by_lang[lang]
 
+    def row_of(self) -> dict[str, int]:
+        """Document key -> its row (made once per arm)."""
+        if getattr(self, "_rows", None) is None:
+            self._rows = {str(k): i for i, k in enumerate(self.keys)}
+        return self._rows
+
     def coverage(self, edition: str | None, lang: str) -> tuple[int, int]:
         """(documents embedded, documents) of an edition, or of a language's editions."""
         eds = self.manifest.get("editions", {})

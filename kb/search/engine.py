@@ -244,8 +244,9 @@ class Searcher:
         cited = {key for key, doc in docs.items() if doc["number"][0] in u.numbers}
         lex_score = {unit(doc): score for score, doc in lexical}
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
+        brought = self._brought(u, arm, vector, edition, lang, unit, docs)
         scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
-                           {k: i for i, k in enumerate(met, start=1)})
+                           {k: i for i, k in enumerate(met, start=1)}, brought)
         for key in cited:
             scored[key] += 10.0
         ordered = sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1), near.get(k, (depth + 1,))[0]))
@@ -260,8 +261,38 @@ class Searcher:
                         doc["matched_editions"] = sorted(set(doc["editions"]), key=self._edition_order)
                     docs[k] = doc
         hits = [(scored[k], docs[k]) for k in page if k in docs]
-        info = {id(docs[k]): (near[k], k not in lex_rank) for k in page if k in docs and k in near}
+        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k)) for k in page
+                if k in docs and (k in near or k in brought)}
         return hits, len(ordered) > offset + limit, info
+
+    def _brought(self, u: Understood, arm, vector, edition: str | None, lang: str, unit, docs: dict) -> dict[str, int]:
+        """The rules that define what the named cards bring (their keywords, kinds and shapes of
+        ability: :data:`.rank.BROUGHT`), ranked by how close each is in meaning to the question:
+        of a card's several abilities, the one the question is about ("can I move my Sword onto
+        ..." and the equip rule, not protection's). ``unit`` -> rank; their documents go into ``docs``."""
+        keys = [k for k in u.card_concepts if u.card_how.get(k, "keyword") in rank.BROUGHT and k not in u.concepts]
+        if not keys or rank.RRF_BROUGHT <= 0:
+            return {}
+        filter_ = rank.exact(self.schema, "editions", edition) if edition else rank.exact(self.schema, "lang", lang)
+        query = Query.boolean_query([
+            (Occur.Must, Query.const_score_query(filter_, 0.0)),
+            (Occur.Must, Query.boolean_query([(Occur.Should, rank.exact(self.schema, "defines", k)) for k in keys])),
+            (Occur.MustNot, rank.exact(self.schema, "kind", "glossary"))])
+        rows = arm.row_of()
+        ranked = []
+        for _, addr in self.searcher.search(query, limit=rank.BROUGHT_DEPTH, count=False).hits:
+            doc = self.searcher.doc(addr).to_dict()
+            row = rows.get(doc["key"][0])
+            if row is not None:
+                ranked.append((-float(arm.vectors[row] @ vector), doc["key"][0], doc))
+        ranked.sort(key=lambda r: r[:2])
+        out: dict[str, int] = {}
+        for _, _, doc in ranked:
+            k = unit(doc)
+            if k not in out:
+                out[k] = len(out) + 1
+                docs.setdefault(k, doc)
+        return out
 
     def _docs_by_key(self, keys: list[str]) -> dict[str, dict]:
         query = Query.boolean_query([(Occur.Should, rank.exact(self.schema, "key", key)) for key in keys])
@@ -340,8 +371,12 @@ class Searcher:
             if doc.get("lineage"):
                 result["lineage"] = self.minter.lineage(doc["lineage"][0])
         result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
-        if near and id(doc) in near:
-            (by_meaning, similarity, _), meaning_only = near[id(doc)]
+        found, meaning_only, brought = near.get(id(doc), (None, False, None)) if near else (None, False, None)
+        if brought is not None:
+            result["brought"] = brought
+            result["why"].append(f"what the cards bring: #{brought} in meaning to the question")
+        if found is not None:
+            by_meaning, similarity, _ = found
             result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}
             if meaning_only:
                 result["why"].insert(0, f"found by meaning, not by its words (#{by_meaning} by meaning, "
