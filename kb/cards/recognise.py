@@ -40,6 +40,9 @@ _MISSPELT_TRIES = 8  # at most this many words looked up so (each scans the name
 _MISSPELT_CUTOFF = 0.88  # and this near a card's name (difflib's ratio; a run of capitalised words: 0.84)
 _OPENERS = ".?!:;\"“«(—"  # what a sentence (or a quotation) starts after
 _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "de", "la", "le", "du", "des"}
+# after these, a word in lower case is a common noun ("can a counterspell that counters only spells
+# ..."), not the card of that name; a name is written capitalised, or after "my", "the", "cast"
+_INDEFINITE = {"a", "an", "another", "any", "each", "every", "some", "no"}
 
 
 def recognise(question: str, index: NameIndex | None, common: set[str] | frozenset = frozenset(),
@@ -90,6 +93,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
                 hit = index.lookup(key)
             opening = not question[:span[0][1]].rstrip()[-1:].strip(_OPENERS)  # the span starts a sentence
+            if n == 1 and i and normed[i - 1] in _INDEFINITE and not span[0][0][:1].isupper():
+                continue
             if hit is None or key in common or not _plausible(span, key.split(), common, lower_names, verbs, opening):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             card, kind = hit
@@ -107,11 +112,11 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
     if lower_names:  # one long word that is no word of the rules, misspelt ("tarmagoyf")
         covered = [f.span for f in found]
         tried = 0
-        for (w, start, end), key in zip(words, normed):
+        for k, ((w, start, end), key) in enumerate(zip(words, normed)):
             if tried >= _MISSPELT_TRIES:
                 break
             if (len(key) >= _MISSPELT_ONE_WORD and key not in common and " " not in key
-                    and key not in verbs
+                    and key not in verbs and not (k and normed[k - 1] in _INDEFINITE and w[:1].islower())
                     and not any(a <= start < b for a, b in covered) and index.lookup(key) is None):
                 tried += 1
                 card = index.near(w, cutoff=_MISSPELT_CUTOFF)

@@ -63,6 +63,9 @@ def test_reading_names_a_player_writes_them(tmp_path):
     assert read("does my clockmongose wind twice?") == ["Clockmongoose"]  # one long word, misspelt
     assert read("does my clockmongose wind twice?", lower_names=False) == []
     assert read("may I opt to wind twice?") == [] and read("may I cast Opt?") == ["Opt"]  # short: capitalised only
+    # after "a", "any", "each" ..., a word in lower case is a common noun, even misspelt
+    assert read("can a gearbreaker undo a gadget?") == [] and read("can any clockmongose wind?") == []
+    assert read("can a Gearbreaker undo a gadget?") == ["Gearbreaker"]
 
 
 def test_players_shorthand_in_lower_case_is_the_verb_not_the_card(tmp_path):
