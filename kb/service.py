@@ -390,7 +390,7 @@ def search_weights() -> dict:
 
 def snippet_segments(snippet: str) -> list[tuple[str, bool]]:
     """A search snippet's pieces, each marked or not (the words that matched)."""
-    from .search.engine import segments
+    from .search.snippets import segments
 
     return segments(snippet)
 

@@ -1,5 +1,5 @@
 """Answering a search: edition choice, the fused query, one hit per lineage,
-snippets and the "why" of each hit (``rulekb search``, ``/search``, ``/api/search``).
+the "why" of each hit (its snippet: :mod:`.snippets`) (``rulekb search``, ``/search``, ``/api/search``).
 
 Editions: the newest complete English edition by default; ``lang="fr"``: every
 French text together (the corpus's French texts are all excerpts of different
@@ -11,7 +11,6 @@ lineage with the editions whose version matched.
 from __future__ import annotations
 
 import os
-import re
 from functools import cached_property
 from pathlib import Path
 
@@ -21,10 +20,10 @@ from ..errors import KBError, NotFound
 from . import analysis, card_words, interactions, rank, shorthand
 from . import dense as dense_arm
 from .index import open_index
+from .snippets import TOKEN, memo, snippet
 from .understand import MAX_CHARS, Understood, clean, understand
 
 MAX_LIMIT = 100
-SNIPPET = 240  # characters around the marks
 SCAN = 400  # hits read to fill a page of lineages (--all-editions)
 
 
@@ -354,7 +353,7 @@ class Searcher:
         shown = edition or editions[-1]  # editions come oldest first
         number = doc["number"][0]
         marks = set(u.terms) | set(u.era_terms)
-        term_of = _memo(lang)
+        term_of = memo(lang)
         result = {"kind": kind, "edition": shown}
         if kind == "rule":
             result["rule"] = number
@@ -416,7 +415,7 @@ class Searcher:
         if met:
             why.append(f"cards {' and '.join(met['cards'])}: {met['title']} (section {met['section']})")
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
-        present = {term_of(w) for w in set(_TOKEN.findall(fields))} - {None}  # None: a stop word
+        present = {term_of(w) for w in set(TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]
         if matched:
             why.append("words: " + ", ".join(dict.fromkeys(w.lower() for w in matched)))
@@ -429,7 +428,6 @@ class Searcher:
         return why
 
 
-_TOKEN = re.compile(r"\w+")
 
 
 def _card_keys(card: dict) -> set[str]:
@@ -438,65 +436,6 @@ def _card_keys(card: dict) -> set[str]:
     brought = card.get("brought", {})
     return ({*brought.get("types", []), *brought.get("mentions", []), *(SHAPES.get(s, s) for s in brought.get("shapes", []))}
             | set(card.get("keyword_concepts", [])))
-
-
-_TERMS: dict[str, dict[str, str | None]] = {lang: {} for lang in analysis.LANGS}
-
-
-def _memo(lang: str):
-    """word -> its index term, remembered (the words of the rules are a few tens of thousands)."""
-    seen = _TERMS.setdefault(lang, {})
-    if len(seen) > 200_000:
-        seen.clear()
-
-    def term_of(word: str) -> str | None:
-        found = seen.get(word, False)
-        if found is False:
-            found = seen[word] = analysis.word_term(word, lang)
-        return found
-
-    return term_of
-
-
-def snippet(text: str, marks: set[str], lang: str, width: int = SNIPPET, term_of=None) -> str:
-    """The text around the first marked words, marked ``**word**`` (rules text has no ``**``)."""
-    term_of = term_of or _memo(lang)
-    marked = {w for w in set(_TOKEN.findall(text)) if term_of(w) in marks}
-    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text) if m.group(0) in marked] if marked else []
-    if len(text) <= width:
-        start, end = 0, len(text)
-    else:
-        best, start = -1, 0
-        for i, (s, _) in enumerate(spans):  # the window holding most marks
-            n = sum(1 for s2, _ in spans[i:] if s2 < s + width)
-            if n > best:
-                best, start = n, s
-        start = max(0, start - 40)
-        if start:
-            start = text.find(" ", start) + 1 or start
-        end = min(len(text), start + width)
-        if end < len(text):
-            end = text.rfind(" ", start, end) if text.rfind(" ", start, end) > start else end
-    merged: list[list[int]] = []  # "**wind step**", not "**wind** **step**"
-    for s, e in spans:
-        if merged and not text[merged[-1][1]:s].strip():
-            merged[-1][1] = e
-        else:
-            merged.append([s, e])
-    out, pos = [], start
-    for s, e in merged:
-        if s < start or e > end:
-            continue
-        out.append(text[pos:s] + "**" + text[s:e] + "**")
-        pos = e
-    out.append(text[pos:end])
-    return ("…" if start > 0 else "") + "".join(out) + ("…" if end < len(text) else "")
-
-
-def segments(marked: str) -> list[tuple[str, bool]]:
-    """A snippet as (text, marked) pieces, for a template that escapes each."""
-    parts = marked.split("**")
-    return [(part, i % 2 == 1) for i, part in enumerate(parts) if part]
 
 
 def _quote(text: str) -> str:

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from rulekb.kb import service
 from rulekb.kb.errors import KBError, NotFound
 from rulekb.kb.search import analysis
-from rulekb.kb.search.engine import SearchError, searcher_for, segments, snippet
+from rulekb.kb.search.engine import SearchError, searcher_for
+from rulekb.kb.search.snippets import segments, snippet
 from rulekb.kb.search.understand import understand
 
 from ..helpers import WebServer, http, run_cli
