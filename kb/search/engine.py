@@ -288,7 +288,7 @@ class Searcher:
         out: dict[str, int] = {}
         for _, _, doc in ranked:
             k = unit(doc)
-            if k not in out:
+            if k not in out and len(out) < rank.BROUGHT_TOP:
                 out[k] = len(out) + 1
                 docs.setdefault(k, doc)
         return out
