@@ -272,9 +272,11 @@ class Searcher:
         keys = [k for k in u.card_concepts if u.card_how.get(k, "keyword") in rank.BROUGHT and k not in u.concepts]
         if not keys or rank.RRF_BROUGHT <= 0:
             return {}
-        filter_ = rank.exact(self.schema, "editions", edition) if edition else rank.exact(self.schema, "lang", lang)
+        held_in = edition or self.default_edition(lang)  # across editions: the lineages of the newest's rules
+        if not held_in:
+            return {}
         query = Query.boolean_query([
-            (Occur.Must, Query.const_score_query(filter_, 0.0)),
+            (Occur.Must, Query.const_score_query(rank.exact(self.schema, "editions", held_in), 0.0)),
             (Occur.Must, Query.boolean_query([(Occur.Should, rank.exact(self.schema, "defines", k)) for k in keys])),
             (Occur.MustNot, rank.exact(self.schema, "kind", "glossary"))])
         rows = arm.row_of()
