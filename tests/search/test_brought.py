@@ -89,6 +89,8 @@ def brought(store, question: str) -> list[str]:
 def test_the_keyword_the_question_is_about_leads_what_the_card_brings(kb):
     assert brought(kb, "how often does my Cogwright Sentinel wind itself?")[0] == "702.2a"
     assert brought(kb, "can my opponent's sprockets target Cogwright Sentinel?")[0] == "702.1a"
+    across = service.searcher(kb).search("how often does my Cogwright Sentinel wind itself?", all_editions=True)
+    assert min((r for r in across["results"] if "brought" in r), key=lambda r: r["brought"])["rule"] == "702.2a"
 
 
 def test_a_question_naming_no_card_brings_nothing(kb):
