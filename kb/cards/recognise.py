@@ -43,6 +43,7 @@ _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "d
 # after these, a word in lower case is a common noun ("can a counterspell that counters only spells
 # ..."), not the card of that name; a name is written capitalised, or after "my", "the", "cast"
 _INDEFINITE = {"a", "an", "another", "any", "each", "every", "some", "no"}
+_OWNERS = {"my", "your", "their", "his", "her", "our", "opponent's", "opponents"}  # (folded: "opponent’s" too)
 
 
 def recognise(question: str, index: NameIndex | None, common: set[str] | frozenset = frozenset(),
@@ -95,7 +96,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             opening = not question[:span[0][1]].rstrip()[-1:].strip(_OPENERS)  # the span starts a sentence
             if n == 1 and i and normed[i - 1] in _INDEFINITE and not span[0][0][:1].isupper():
                 continue
-            if hit is None or key in common or not _plausible(span, key.split(), common, lower_names, verbs, opening):
+            if hit is None or key in common or not (_plausible(span, key.split(), common, lower_names, verbs, opening)
+                                                    or (n > 1 and lower_names and _owned_name(normed, i, n, common))):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             card, kind = hit
             start, end = span[0][1], span[-1][2]
@@ -143,6 +145,16 @@ def _plausible(span, normed: list[str], common, lower_names: bool = True, verbs=
     if any(capitals[1:]) or (capitals[0] and not opening):  # (a sentence's first capital says nothing: "The end")
         return True
     return not all(w in common or w in _JOINERS for w in normed)
+
+
+def _owned_name(normed: list[str], i: int, n: int, common) -> bool:
+    """A name in lower case made of the rules' words, after "my", "their" ... ("can my giant spider
+    block?"), when one of its words is one the rules write only capitalised, a creature type: the
+    card. "my last chance to ..." stays English: the rules write "last" and "chance" in lower case."""
+    written_lower = getattr(common, "written_lower", None)
+    if written_lower is None or not i or normed[i - 1] not in _OWNERS:
+        return False
+    return any(not written_lower(w) for w in normed[i:i + n] if w not in _JOINERS)
 
 
 def _capitalised_runs(words, found: list[Found], common):

@@ -57,6 +57,18 @@ class Common:
 
         return frozenset(norm(form) for table in SHORTHAND.values() for group in table for form in group)
 
+    def written_lower(self, word: str) -> bool:
+        """Whether the rules' text writes this one word in lower case ("chance", "last"); a
+        creature type ("spider", "giant") it writes only capitalised. Unknown without the rules: True."""
+        if self._in_rules is None or not word or " " in word:
+            return True
+        key = "\x00" + word  # kept beside __contains__'s answers, apart from them
+        if key not in self._seen:
+            if len(self._seen) > _SEEN_MAX:
+                self._seen.clear()
+            self._seen[key] = self._in_rules(word)
+        return self._seen[key]
+
     def __contains__(self, word) -> bool:
         if word in self.words or (bool(word) and not analysis.terms(word, "en")):
             return True

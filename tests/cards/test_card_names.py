@@ -83,3 +83,25 @@ def test_players_shorthand_in_lower_case_is_the_verb_not_the_card(tmp_path):
 
     assert read("if I blink my gadget, does it come back wound?") == []
     assert read("can I cast Blink on my gadget?") == ["Blink"] and read("can I cast [blink] on it?") == ["Blink"]
+
+
+def test_a_name_of_rules_words_after_my_is_the_card_when_one_is_a_creature_type(tmp_path):
+    # invented cards; "golem" plays a creature type (the rules write it only capitalised)
+    from rulekb.kb.cards import names
+    from rulekb.kb.cards.recognise import recognise
+    from rulekb.kb.search.card_words import Common
+
+    names.write(tmp_path, [{"name": n, "slug": n.lower().replace(" ", "-"), "type_line": "Sprocket", "concepts": {}}
+                           for n in ("Gear Golem", "Last Chance")], {})
+    index = names.NameIndex(tmp_path)
+    concepts = {w: {"labels": {"en": [w]}} for w in ("gear", "golem", "last", "chance")}
+    common = Common(concepts, in_rules=lambda word: word in {"gear", "last", "chance"})
+
+    def read(question, **options):
+        return [f.name for f in recognise(question, index, common, **options)[0]]
+
+    assert read("can my gear golem block their gadget?") == ["Gear Golem"]
+    assert read("can your opponent's gear golem block?") == ["Gear Golem"]
+    assert read("can a gear golem block?") == []  # no owner: the rules' words
+    assert read("is this my last chance to wind it?") == []  # English: the rules write both in lower case
+    assert read("can my gear golem block?", lower_names=False) == []  # a French question: French words first
