@@ -94,7 +94,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
                 hit = index.lookup(key)
             opening = not question[:span[0][1]].rstrip()[-1:].strip(_OPENERS)  # the span starts a sentence
-            if n == 1 and i and normed[i - 1] in _INDEFINITE and not span[0][0][:1].isupper():
+            if n == 1 and _after_article(words, normed, i):
                 continue
             if hit is None or key in common or not (_plausible(span, key.split(), common, lower_names, verbs, opening)
                                                     or (n > 1 and lower_names and _owned_name(normed, i, n, common))):
@@ -118,7 +118,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if tried >= _MISSPELT_TRIES:
                 break
             if (len(key) >= _MISSPELT_ONE_WORD and key not in common and " " not in key
-                    and key not in verbs and not (k and normed[k - 1] in _INDEFINITE and w[:1].islower())
+                    and key not in verbs and not _after_article(words, normed, k)
                     and not any(a <= start < b for a, b in covered) and index.lookup(key) is None):
                 tried += 1
                 card = index.near(w, cutoff=_MISSPELT_CUTOFF)
@@ -145,6 +145,11 @@ def _plausible(span, normed: list[str], common, lower_names: bool = True, verbs=
     if any(capitals[1:]) or (capitals[0] and not opening):  # (a sentence's first capital says nothing: "The end")
         return True
     return not all(w in common or w in _JOINERS for w in normed)
+
+
+def _after_article(words, normed: list[str], k: int) -> bool:
+    """Whether word ``k`` is written in lower case after "a", "any", "each" ...: a common noun."""
+    return bool(k) and normed[k - 1] in _INDEFINITE and not words[k][0][:1].isupper()
 
 
 def _owned_name(normed: list[str], i: int, n: int, common) -> bool:

@@ -62,18 +62,17 @@ class Common:
         creature type ("spider", "giant") it writes only capitalised. Unknown without the rules: True."""
         if self._in_rules is None or not word or " " in word:
             return True
-        key = "\x00" + word  # kept beside __contains__'s answers, apart from them
-        if key not in self._seen:
-            if len(self._seen) > _SEEN_MAX:
-                self._seen.clear()
-            self._seen[key] = self._in_rules(word)
-        return self._seen[key]
+        return self._rules_write_lower(word)
 
     def __contains__(self, word) -> bool:
         if word in self.words or (bool(word) and not analysis.terms(word, "en")):
             return True
         if not word or " " in word or self._in_rules is None:
             return False
+        return self._rules_write_lower(word)
+
+    def _rules_write_lower(self, word: str) -> bool:
+        """``in_rules(word)``, remembered (each answer reads up to WORD_SAMPLE rule texts)."""
         if word not in self._seen:
             if len(self._seen) > _SEEN_MAX:
                 self._seen.clear()

@@ -372,7 +372,7 @@ class Searcher:
             if doc.get("lineage"):
                 result["lineage"] = self.minter.lineage(doc["lineage"][0])
         result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
-        found, meaning_only, brought = near.get(id(doc), (None, False, None)) if near else (None, False, None)
+        found, meaning_only, brought = (near or {}).get(id(doc), (None, False, None))
         if brought is not None:
             result["brought"] = brought
             result["why"].append(f"what the cards bring: #{brought} in meaning to the question")
@@ -428,8 +428,6 @@ class Searcher:
             if set(analysis.terms(meaning, lang)) & present:
                 why.append(f"shorthand: {asked} read as {meaning!r}")
         return why
-
-
 
 
 def _card_keys(card: dict) -> set[str]:
