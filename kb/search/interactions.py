@@ -100,3 +100,46 @@ def among(cards: list[dict], held: dict[str, tuple[str, str]], edition: str | No
                 if card["name"] not in names:
                     names.append(card["name"])
     return {s: m for s, m in met.items() if len(m["cards"]) >= MIN_CARDS}
+
+
+# -- the rules where what the question names meets ---------------------------------------------
+
+MEETING_SPEC = 0.3  # a concept this specific at least (rank.specificity): "creature", "card", "damage" meet everything
+
+
+def card_keys(card: dict) -> set[str]:
+    """Every concept a recognised card brings (kb.cards.recognise): types, mentions, shapes, keywords."""
+    from ..cards.link import SHAPES
+
+    brought = card.get("brought", {})
+    return ({*brought.get("types", []), *brought.get("mentions", []), *(SHAPES.get(s, s) for s in brought.get("shapes", []))}
+            | set(card.get("keyword_concepts", [])))
+
+
+def parties(u, spec) -> list[tuple[str, set[str]]]:
+    """(who, concepts) for each card the question names and for the asker's own words: the
+    specific concepts each brings (``spec``: concept -> :func:`kb.search.rank.specificity`)."""
+    found = [(f"card {card['name']}", {k for k in card_keys(card) if k in u.card_concepts and spec(k) >= MEETING_SPEC})
+             for card in u.cards]
+    found.append(("your words", {k for k in u.concepts if spec(k) >= MEETING_SPEC}))
+    return [(who, keys) for who, keys in found if keys]
+
+
+def meeting(found: list[tuple[str, set[str]]], docs: dict[str, dict]) -> dict[str, dict]:
+    """unit -> {"rank", "parties", "concepts"}: of ``docs`` (in the lexical ranking's order), those
+    that define or mention a specific concept of two or more of ``found`` (:func:`parties`): a rule
+    where what a card is or does meets what another card brings, or what the asker's words name
+    ("my Clone copies a face-down morph": Clone brings copying, the words a face-down permanent, and
+    707.2 on copiable values speaks of both). A concept two parties share counts for both (two
+    instants named: the rules on instants); measured, asking each party for a concept of its own
+    found one question fewer on the scenarios' tuning part."""
+    if len(found) < 2 or not any(who != "your words" for who, _ in found):
+        return {}
+    out: dict[str, dict] = {}
+    for unit, doc in docs.items():
+        held = {*doc.get("mentions", []), *doc.get("defines", []), *doc.get("defines_sub", [])}
+        met = [(who, sorted(keys & held)) for who, keys in found if keys & held]
+        if len(met) >= 2:
+            out[unit] = {"rank": len(out) + 1, "parties": [who for who, _ in met],
+                         "concepts": sorted({k for _, keys in met for k in keys})}
+    return out
