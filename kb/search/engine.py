@@ -244,10 +244,8 @@ class Searcher:
         lex_score = {unit(doc): score for score, doc in lexical}
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
         brought = self._brought(u, arm, vector, edition, lang, unit, docs)
-        meeting = interactions.meeting(interactions.parties(u, self.spec), docs) if u.cards else {}
         scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
-                           {k: i for i, k in enumerate(met, start=1)}, brought,
-                           {k: m["rank"] for k, m in meeting.items()})
+                           {k: i for i, k in enumerate(met, start=1)}, brought)
         for key in cited:
             scored[key] += 10.0
         ordered = sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1), near.get(k, (depth + 1,))[0]))
@@ -262,8 +260,8 @@ class Searcher:
                         doc["matched_editions"] = sorted(set(doc["editions"]), key=self._edition_order)
                     docs[k] = doc
         hits = [(scored[k], docs[k]) for k in page if k in docs]
-        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k), meeting.get(k)) for k in page
-                if k in docs and (k in near or k in brought or k in meeting)}
+        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k)) for k in page
+                if k in docs and (k in near or k in brought)}
         return hits, len(ordered) > offset + limit, info
 
     def _brought(self, u: Understood, arm, vector, edition: str | None, lang: str, unit, docs: dict) -> dict[str, int]:
@@ -374,14 +372,10 @@ class Searcher:
             if doc.get("lineage"):
                 result["lineage"] = self.minter.lineage(doc["lineage"][0])
         result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
-        found, meaning_only, brought, meets = (near or {}).get(id(doc), (None, False, None, None))
+        found, meaning_only, brought = (near or {}).get(id(doc), (None, False, None))
         if brought is not None:
             result["brought"] = brought
             result["why"].append(f"what the cards bring: #{brought} in meaning to the question")
-        if meets is not None:
-            result["meeting"] = {"parties": meets["parties"], "concepts": meets["concepts"]}
-            said = ", ".join(repr(self._label(key, lang)) for key in meets["concepts"])
-            result["why"].append(f"where {' and '.join(meets['parties'])} meet: {said}")
         if found is not None:
             by_meaning, similarity, _ = found
             result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}
@@ -392,10 +386,6 @@ class Searcher:
                 result["why"].append(f"close in meaning: #{by_meaning} by meaning (similarity {similarity:.2f})")
         return result
 
-    def _label(self, key: str, lang: str) -> str:
-        labels = self.meta["concepts"].get(key, {}).get("labels", {})
-        return (labels.get(lang) or labels.get("en") or [key])[0]
-
     def _why(self, doc: dict, u: Understood, lang: str, term_of) -> list[str]:
         why = []
         number = doc["number"][0]
@@ -403,7 +393,8 @@ class Searcher:
             why.append(f"rule {number} cited")
         if doc.get("section", [""])[0] in u.sections:
             why.append(f"in section {doc['section'][0]} cited")
-        name = lambda key: self._label(key, lang)  # noqa: E731
+        labels = self.meta["concepts"]
+        name = lambda key: (labels.get(key, {}).get("labels", {}).get(lang) or labels.get(key, {}).get("labels", {}).get("en") or [key])[0]  # noqa: E731
         for key in u.concepts:
             if key in doc.get("defines", []):
                 why.append(f"defines {name(key)!r}" if doc["kind"][0] == "rule" else f"glossary entry for {name(key)!r}")
@@ -414,7 +405,7 @@ class Searcher:
         for key in u.card_concepts:
             if key in u.concepts:
                 continue
-            cards = ", ".join(dict.fromkeys(c["name"] for c in u.cards if key in interactions.card_keys(c)))
+            cards = ", ".join(dict.fromkeys(c["name"] for c in u.cards if key in _card_keys(c)))
             cards = f"card {cards}" if u.card_how.get(key) != "quoted" else "quoted card text"
             if key in doc.get("defines", []) or key in doc.get("defines_sub", []):
                 why.append(f"{cards}: {'defines' if key in doc.get('defines', []) else 'part of the definition of'} {name(key)!r}")
@@ -437,6 +428,14 @@ class Searcher:
             if set(analysis.terms(meaning, lang)) & present:
                 why.append(f"shorthand: {asked} read as {meaning!r}")
         return why
+
+
+def _card_keys(card: dict) -> set[str]:
+    from ..cards.link import SHAPES
+
+    brought = card.get("brought", {})
+    return ({*brought.get("types", []), *brought.get("mentions", []), *(SHAPES.get(s, s) for s in brought.get("shapes", []))}
+            | set(card.get("keyword_concepts", [])))
 
 
 def _quote(text: str) -> str:

@@ -80,18 +80,10 @@ ERA = 0.5
 # scenarios' tuning part recall@10 59.0 -> 63.9 %, recall@5 unchanged; with card types 49.2 @5,
 # at weight 1.5 44.3 @5; a smaller RRF_K for this list alone changed nothing; its first 5 only:
 # all@10 32.8 -> 34.4 %, the first 3 the same, the first one only: recall@10 60.7 %).
-# The rules where what the question names meets -- a rule defining or mentioning a specific concept
-# (specificity >= kb.search.interactions.MEETING_SPEC) of two or more named cards, or of a card and
-# the asker's own words -- in the lexical ranking's order, are a fifth list, weighed RRF_MEETING:
-# Lightning Bolt brings damage and Grizzly Bears a creature, and the rule on lethal damage is
-# where they meet. On the scenarios' tuning part recall@5 52.5 -> 57.4 %, recall@10 63.9 -> 68.9 %
-# (weight 1.0: 55.7 / 67.2; 0.3: 54.1 / 63.9; a specificity floor of 0.25: 54.1, 0.35: 55.7; two
-# distinct concepts asked of the parties: 55.7); no card named, no list: the card-free sets do not move.
 RRF_K = 60
 RRF_DENSE = 1.0
 RRF_MET = 1.0
 RRF_BROUGHT = 1.0
-RRF_MEETING = 0.5
 BROUGHT = ("keyword", "kind", "shape")  # how a card brings a concept (kb.cards.recognise.WEIGHTS)
 BROUGHT_DEPTH = 200  # defining rules read for that list at most
 BROUGHT_TOP = 5  # ... of which the nearest this many make the list (all: the same recall, one all@10 fewer)
@@ -103,7 +95,7 @@ BLEND_DENSE = 1.0
 def weights() -> dict:
     """The weights in use (``rulekb bench search`` prints them with its figures)."""
     names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "CARD",
-             "FIELDS", "TIE", "PHRASE", "ERA", "RRF_K", "RRF_DENSE", "RRF_MET", "RRF_BROUGHT", "RRF_MEETING", "FUSE_DEPTH")
+             "FIELDS", "TIE", "PHRASE", "ERA", "RRF_K", "RRF_DENSE", "RRF_MET", "RRF_BROUGHT", "FUSE_DEPTH")
     return {name: globals()[name] for name in names}
 
 
@@ -203,22 +195,20 @@ def fused(schema, words: Query | None, best_bm25: float, kb: list[tuple], filter
 
 
 def fuse(lex_rank: dict, lex_score: dict, near: dict, met_rank: dict | None = None,
-         brought_rank: dict | None = None, meeting_rank: dict | None = None) -> dict:
+         brought_rank: dict | None = None) -> dict:
     """The fused score of every document any ranking holds: ``lex_rank``/``lex_score``
     the lexical ranking's 1-based ranks and scores, ``near`` document -> (rank by meaning,
     cosine similarity), ``met_rank`` the ranks of the rules of the sections named cards meet in,
-    ``brought_rank`` those of the rules defining what the cards bring, by meaning, ``meeting_rank``
-    those of the rules where what the question names meets (kb.search.interactions.meeting).
+    ``brought_rank`` those of the rules defining what the cards bring, by meaning.
     :data:`FUSION` says how (the comment above :data:`RRF_K`)."""
     brought_rank = brought_rank or {}
     keys = set(lex_rank) | set(near) | set(brought_rank)
-    met_rank, meeting_rank = met_rank or {}, meeting_rank or {}
+    met_rank = met_rank or {}
     if FUSION == "rrf":
         return {k: (RRF_K + 1) * ((1.0 / (RRF_K + lex_rank[k]) if k in lex_rank else 0.0)
                                   + (RRF_DENSE / (RRF_K + near[k][0]) if k in near else 0.0)
                                   + (RRF_MET / (RRF_K + met_rank[k]) if k in met_rank else 0.0)
-                                  + (RRF_BROUGHT / (RRF_K + brought_rank[k]) if k in brought_rank else 0.0)
-                                  + (RRF_MEETING / (RRF_K + meeting_rank[k]) if k in meeting_rank else 0.0))
+                                  + (RRF_BROUGHT / (RRF_K + brought_rank[k]) if k in brought_rank else 0.0))
                 for k in keys}
     top = max(lex_score.values(), default=0.0) or 1.0
     sims = [sim for _, sim in near.values()]
