@@ -36,7 +36,8 @@ PREFIX = {SCENARIOS: "sc", FRESH: "fx", SHORTHAND: "sl"}
 # Rows written later as a further tuning pool, all "tune", when the first tuning parts were
 # saturated: (file, language) -> the first id number of the pool. The one-third split applies to
 # the rows before it; the held-out rows are the same as before the pool was written.
-LATER_TUNING_POOL = {(FRESH, "en"): 55, (FRESH, "fr"): 12}
+# pools of tuning questions written after a set was first split (the first id of each)
+LATER_TUNING_POOL = {(FRESH, "en"): 55, (FRESH, "fr"): 12, (SCENARIOS, "en"): 134, (SCENARIOS, "fr"): 46}
 
 
 def load(name: str) -> list[dict]:
