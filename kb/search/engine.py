@@ -17,6 +17,8 @@ from pathlib import Path
 from tantivy import Occur, Query
 
 from ..errors import KBError, NotFound
+from . import brought as card_brought
+from . import referred as referred_rules
 from . import analysis, card_words, interactions, rank, shorthand
 from . import dense as dense_arm
 from .index import open_index
@@ -243,59 +245,43 @@ class Searcher:
         cited = {key for key, doc in docs.items() if doc["number"][0] in u.numbers}
         lex_score = {unit(doc): score for score, doc in lexical}
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
-        brought = self._brought(u, arm, vector, edition, lang, unit, docs)
-        scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
-                           {k: i for i, k in enumerate(met, start=1)}, brought)
-        for key in cited:
-            scored[key] += 10.0
-        ordered = sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1), near.get(k, (depth + 1,))[0]))
+        brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
+
+        def fused(referred_rank: dict | None = None) -> tuple[dict, list]:
+            scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
+                               {k: i for i, k in enumerate(met, start=1)}, brought, referred_rank)
+            for key in cited:
+                scored[key] += 10.0
+            return scored, sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1),
+                                                         near.get(k, (depth + 1,))[0]))
+
+        scored, ordered = fused()
+        referred = referred_rules.ranked(self, u, ordered, docs, near, edition, lang, unit, grouped)
+        if referred:
+            scored, ordered = fused({k: r for k, (r, _) in referred.items()})
         page = ordered[offset:offset + limit]
-        wanted = [near[k][2] for k in page if k not in docs]
-        if wanted:
-            by_key = self._docs_by_key(wanted)
-            for k in page:
-                if k not in docs and near[k][2] in by_key:
-                    doc = by_key[near[k][2]]
-                    if grouped:
-                        doc["matched_editions"] = sorted(set(doc["editions"]), key=self._edition_order)
-                    docs[k] = doc
+        self.fill_docs(page, docs, near, grouped)
         hits = [(scored[k], docs[k]) for k in page if k in docs]
-        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k)) for k in page
-                if k in docs and (k in near or k in brought)}
+        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k), referred.get(k)) for k in page
+                if k in docs and (k in near or k in brought or k in referred)}
         return hits, len(ordered) > offset + limit, info
 
-    def _brought(self, u: Understood, arm, vector, edition: str | None, lang: str, unit, docs: dict) -> dict[str, int]:
-        """The rules that define what the named cards bring (their keywords, kinds and shapes of
-        ability: :data:`.rank.BROUGHT`), ranked by how close each is in meaning to the question:
-        of a card's several abilities, the one the question is about ("can I move my Sword onto
-        ..." and the equip rule, not protection's). ``unit`` -> rank; their documents go into ``docs``."""
-        keys = [k for k in u.card_concepts if u.card_how.get(k, "keyword") in rank.BROUGHT and k not in u.concepts]
-        if not keys or rank.RRF_BROUGHT <= 0:
-            return {}
-        held_in = edition or self.default_edition(lang)  # across editions: the lineages of the newest's rules
-        if not held_in:
-            return {}
-        query = Query.boolean_query([
-            (Occur.Must, Query.const_score_query(rank.exact(self.schema, "editions", held_in), 0.0)),
-            (Occur.Must, Query.boolean_query([(Occur.Should, rank.exact(self.schema, "defines", k)) for k in keys])),
-            (Occur.MustNot, rank.exact(self.schema, "kind", "glossary"))])
-        rows = arm.row_of()
-        ranked = []
-        for _, addr in self.searcher.search(query, limit=rank.BROUGHT_DEPTH, count=False).hits:
-            doc = self.searcher.doc(addr).to_dict()
-            row = rows.get(doc["key"][0])
-            if row is not None:
-                ranked.append((-float(arm.vectors[row] @ vector), doc["key"][0], doc))
-        ranked.sort(key=lambda r: r[:2])
-        out: dict[str, int] = {}
-        for _, _, doc in ranked:
-            k = unit(doc)
-            if k not in out and len(out) < rank.BROUGHT_TOP:
-                out[k] = len(out) + 1
-                docs.setdefault(k, doc)
-        return out
+    def fill_docs(self, keys: list[str], docs: dict, near: dict, grouped: bool) -> None:
+        """Put into ``docs`` the documents of ``keys`` only the meaning arm holds (read by key)."""
+        wanted = [near[k][2] for k in keys if k not in docs and k in near]
+        if not wanted:
+            return
+        by_key = self._docs_by_key(wanted)
+        for k in keys:
+            if k not in docs and k in near and near[k][2] in by_key:
+                doc = by_key[near[k][2]]
+                if grouped:
+                    doc["matched_editions"] = sorted(set(doc["editions"]), key=self._edition_order)
+                docs[k] = doc
 
     def _docs_by_key(self, keys: list[str]) -> dict[str, dict]:
+        if not keys:
+            return {}
         query = Query.boolean_query([(Occur.Should, rank.exact(self.schema, "key", key)) for key in keys])
         found = self.searcher.search(query, limit=len(keys) * 2, count=False).hits
         out = {}
@@ -372,10 +358,13 @@ class Searcher:
             if doc.get("lineage"):
                 result["lineage"] = self.minter.lineage(doc["lineage"][0])
         result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
-        found, meaning_only, brought = (near or {}).get(id(doc), (None, False, None))
+        found, meaning_only, brought, referred = (near or {}).get(id(doc), (None, False, None, None))
         if brought is not None:
             result["brought"] = brought
             result["why"].append(f"what the cards bring: #{brought} in meaning to the question")
+        if referred is not None:
+            result["referred_by"] = referred[1]
+            result["why"].append(f"cited by the first results: {', '.join(referred[1])}")
         if found is not None:
             by_meaning, similarity, _ = found
             result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}
