@@ -20,6 +20,10 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   ("When you do"), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
   ability (a permanent's static "power is equal to ...", "is every creature type"), a modal
   spell or ability ("Choose one —") and a prevention effect ("prevent ... damage").
+  And two rules a card is subject to by what it is, named by the glossary too: a legendary
+  permanent card the *Legend Rule* (704.5j: "Legendary ... See also Legend Rule"), a creature
+  card with {T} or {Q} in an activation cost the *Summoning Sickness Rule* (302.6: "... its
+  abilities that include the tap symbol or the untap symbol").
 - **Kind, by its faces**: a card with two faces is an adventurer or omen card (a face is an
   Adventure, an Omen),
   a split card (every face an instant or sorcery, or a Room), a flip card ("flip" in its text, a
@@ -64,10 +68,14 @@ SHAPES = {  # shape -> the KB concept that names it
     "characteristic-defining": "characteristic-defining-ability",
     "modal": "modal-mode",
     "prevention": "prevention-effect",
+    "legendary": "legend-rule",
+    "tap-cost": "summoning-sickness-rule",
 }
 SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effect", "prevention": "prevention effect",
              "intervening-if": "intervening 'if' clause", "delayed": "delayed triggered ability",
-             "reflexive": "reflexive triggered ability", "modal": "modal spell or ability"}
+             "reflexive": "reflexive triggered ability", "modal": "modal spell or ability",
+             "legendary": "legendary permanent (the legend rule)",
+             "tap-cost": "{T} or {Q} in a creature's cost (the summoning sickness rule)"}
 # the kinds of card with faces, each by the labels the glossary has used for it (newest first)
 KINDS = {
     "adventurer": ("Adventurer Card",),
@@ -101,6 +109,8 @@ _MODAL = re.compile(r"\bchoose (?:one|two|three|four|one or both|one or more|any
                     re.IGNORECASE)
 _LOYALTY_COST = re.compile(r"^[+−-]?(?:\d+|X)$")
 _PREVENTION = re.compile(r"\bprevent\b[^.]*\bdamage\b", re.IGNORECASE)
+_TAP_COST = re.compile(r"^[^\"“:—]*\{[TQ]\}[^\"“:—]*:")  # {T} or {Q} in the cost of the paragraph's own ability
+_PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _SPELL_TYPES = ("instant", "sorcery")
 
 
@@ -286,7 +296,9 @@ def _is_spell(type_line: str) -> bool:
 
 def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
     spell = _is_spell(type_line)
-    shapes = []
+    card_types = [w.lower() for w in re.findall(r"[A-Za-z]+", (type_line or "").split("—")[0])]
+    shapes = ["legendary"] if "legendary" in card_types and set(card_types) & set(_PERMANENT_TYPES) else []
+    creature = "creature" in card_types
     for paragraph in text.split("\n"):
         line = paragraph.strip()
         if not line or _is_keyword_line(line, abilities):
@@ -306,6 +318,8 @@ def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
             shapes.append("replacement")
         if _AS_LONG_AS.search(line):
             shapes.append("continuous")
+        if creature and _TAP_COST.match(line):
+            shapes.append("tap-cost")
         shapes += _finer(line, sentences, spell)
     return shapes
 
