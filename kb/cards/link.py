@@ -17,7 +17,8 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   sorcery); each the KB concept of that name. Finer kinds the glossary names, read the same
   way: an intervening "if" clause ("When ..., if ..."), a delayed triggered ability ("...
   at the beginning of the next end step", "at end of turn" after an effect), a reflexive one
-  ("When you do"), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
+  ("When you do"), a leaves-the-battlefield ability ("When ... dies", "... leaves the
+  battlefield": 603.6c, and 603.10's look back in time), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
   ability (a permanent's static "power is equal to ...", "is every creature type"), a modal
   spell or ability ("Choose one —") and a prevention effect ("prevent ... damage").
   And two rules a card is subject to by what it is, named by the glossary too: a legendary
@@ -68,12 +69,14 @@ SHAPES = {  # shape -> the KB concept that names it
     "characteristic-defining": "characteristic-defining-ability",
     "modal": "modal-mode",
     "prevention": "prevention-effect",
+    "leaves": "leaves-the-battlefield",
     "legendary": "legend-rule",
     "tap-cost": "summoning-sickness-rule",
 }
 SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effect", "prevention": "prevention effect",
              "intervening-if": "intervening 'if' clause", "delayed": "delayed triggered ability",
              "reflexive": "reflexive triggered ability", "modal": "modal spell or ability",
+             "leaves": "leaves-the-battlefield trigger",
              "legendary": "legendary permanent (the legend rule)",
              "tap-cost": "{T} or {Q} in a creature's cost (the summoning sickness rule)"}
 # the kinds of card with faces, each by the labels the glossary has used for it (newest first)
@@ -109,6 +112,7 @@ _MODAL = re.compile(r"\bchoose (?:one|two|three|four|one or both|one or more|any
                     re.IGNORECASE)
 _LOYALTY_COST = re.compile(r"^[+−-]?(?:\d+|X)$")
 _PREVENTION = re.compile(r"\bprevent\b[^.]*\bdamage\b", re.IGNORECASE)
+_LEAVES = re.compile(r"\b(?:dies|die|leaves? the battlefield|(?:is|are) put into [^,]*graveyards? from the battlefield)\b")
 _TAP_COST = re.compile(r"^[^\"“:—]*\{[TQ]\}[^\"“:—]*:")  # {T} or {Q} in the cost of the paragraph's own ability
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _SPELL_TYPES = ("instant", "sorcery")
@@ -328,6 +332,8 @@ def _finer(line: str, sentences: list[str], spell: bool) -> list[str]:
     """The finer kinds of a paragraph (the glossary's words for them), beside its shape."""
     out = []
     trigger = bool(_TRIGGER.match(line))
+    if trigger and _LEAVES.search(line.split(",")[0]):  # the trigger condition: a leaves-the-battlefield ability
+        out.append("leaves")
     if trigger and _INTERVENING_IF.match(line):
         out.append("intervening-if")
     if any(_DELAYED.search(s) for s in sentences):

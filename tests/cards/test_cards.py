@@ -142,6 +142,10 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     ("Instant", "Choose one —\n• Draw a card.\n• Gain 3 life.", ["modal"]),
     ("Instant", "Prevent all combat damage that would be dealt this turn.", ["prevention"]),
     ("Creature", "At the beginning of the end step, sacrifice this creature.", []),  # an ordinary trigger
+    ("Creature", "Whenever this creature or another creature dies, target player loses 1 life.", ["leaves"]),
+    ("Enchantment", "When this enchantment leaves the battlefield, return the exiled card.", ["leaves"]),
+    ("Creature", "When this creature enters, destroy target creature an opponent controls.", []),
+    ("Creature", "Whenever you sacrifice a creature, it deals 1 damage to any target.", []),
     ("Creature", "Target creature gets +2/+2 until end of turn.", []),
 ])
 def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, text, finer):
