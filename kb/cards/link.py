@@ -69,16 +69,16 @@ SHAPES = {  # shape -> the KB concept that names it
     "characteristic-defining": "characteristic-defining-ability",
     "modal": "modal-mode",
     "prevention": "prevention-effect",
-    "leaves": "leaves-the-battlefield",
-    "legendary": "legend-rule",
-    "tap-cost": "summoning-sickness-rule",
+    "leaves-the-battlefield": "leaves-the-battlefield",
+    "legend-rule": "legend-rule",
+    "summoning-sickness": "summoning-sickness-rule",
 }
 SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effect", "prevention": "prevention effect",
              "intervening-if": "intervening 'if' clause", "delayed": "delayed triggered ability",
              "reflexive": "reflexive triggered ability", "modal": "modal spell or ability",
-             "leaves": "leaves-the-battlefield trigger",
-             "legendary": "legendary permanent (the legend rule)",
-             "tap-cost": "{T} or {Q} in a creature's cost (the summoning sickness rule)"}
+             "leaves-the-battlefield": "leaves-the-battlefield trigger",
+             "legend-rule": "legendary permanent (the legend rule)",
+             "summoning-sickness": "{T} or {Q} in a creature's cost (the summoning sickness rule)"}
 # the kinds of card with faces, each by the labels the glossary has used for it (newest first)
 KINDS = {
     "adventurer": ("Adventurer Card",),
@@ -301,7 +301,7 @@ def _is_spell(type_line: str) -> bool:
 def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
     spell = _is_spell(type_line)
     card_types = [w.lower() for w in re.findall(r"[A-Za-z]+", (type_line or "").split("—")[0])]
-    shapes = ["legendary"] if "legendary" in card_types and set(card_types) & set(_PERMANENT_TYPES) else []
+    shapes = ["legend-rule"] if "legendary" in card_types and set(card_types) & set(_PERMANENT_TYPES) else []
     creature = "creature" in card_types
     for paragraph in text.split("\n"):
         line = paragraph.strip()
@@ -323,7 +323,7 @@ def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
         if _AS_LONG_AS.search(line):
             shapes.append("continuous")
         if creature and _TAP_COST.match(line):
-            shapes.append("tap-cost")
+            shapes.append("summoning-sickness")
         shapes += _finer(line, sentences, spell)
     return shapes
 
@@ -333,7 +333,7 @@ def _finer(line: str, sentences: list[str], spell: bool) -> list[str]:
     out = []
     trigger = bool(_TRIGGER.match(line))
     if trigger and _LEAVES.search(line.split(",")[0]):  # the trigger condition: a leaves-the-battlefield ability
-        out.append("leaves")
+        out.append("leaves-the-battlefield")
     if trigger and _INTERVENING_IF.match(line):
         out.append("intervening-if")
     if any(_DELAYED.search(s) for s in sentences):

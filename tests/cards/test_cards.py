@@ -142,8 +142,8 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     ("Instant", "Choose one —\n• Draw a card.\n• Gain 3 life.", ["modal"]),
     ("Instant", "Prevent all combat damage that would be dealt this turn.", ["prevention"]),
     ("Creature", "At the beginning of the end step, sacrifice this creature.", []),  # an ordinary trigger
-    ("Creature", "Whenever this creature or another creature dies, target player loses 1 life.", ["leaves"]),
-    ("Enchantment", "When this enchantment leaves the battlefield, return the exiled card.", ["leaves"]),
+    ("Creature", "Whenever this creature or another creature dies, target player loses 1 life.", ["leaves-the-battlefield"]),
+    ("Enchantment", "When this enchantment leaves the battlefield, return the exiled card.", ["leaves-the-battlefield"]),
     ("Creature", "When this creature enters, destroy target creature an opponent controls.", []),
     ("Creature", "Whenever you sacrifice a creature, it deals 1 damage to any target.", []),
     ("Creature", "Target creature gets +2/+2 until end of turn.", []),
@@ -152,19 +152,19 @@ def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, 
     from rulekb.kb.cards.link import SHAPES, _shapes
 
     coarse = {"triggered", "activated", "static", "replacement", "continuous", "spell"}
-    subject_to = {"legendary", "tap-cost"}  # the rules a card is subject to by what it is: the test below
+    subject_to = {"legend-rule", "summoning-sickness"}  # the rules a card is subject to by what it is: the test below
     found = [shape for shape in _shapes(type_line, text, set()) if shape not in coarse | subject_to]
     assert found == finer and all(shape in SHAPES for shape in found)
 
 
 @pytest.mark.parametrize("type_line, text, subject_to", [
-    ("Legendary Creature — Human Soldier", "First strike", ["legendary"]),
-    ("Legendary Planeswalker — Jace", "+2: Look at the top card of target player's library.", ["legendary"]),
+    ("Legendary Creature — Human Soldier", "First strike", ["legend-rule"]),
+    ("Legendary Planeswalker — Jace", "+2: Look at the top card of target player's library.", ["legend-rule"]),
     ("Legendary Sorcery", "Destroy all creatures.", []),  # a legendary sorcery never is a permanent
-    ("Creature — Elf Druid", "{T}: Add {G}.", ["tap-cost"]),
+    ("Creature — Elf Druid", "{T}: Add {G}.", ["summoning-sickness"]),
     ("Legendary Creature — Goblin Shaman", "{T}: Create a token that's a copy of target nonlegendary creature.",
-     ["legendary", "tap-cost"]),
-    ("Creature — Human Wizard", "{Q}: Untap target land.", ["tap-cost"]),
+     ["legend-rule", "summoning-sickness"]),
+    ("Creature — Human Wizard", "{Q}: Untap target land.", ["summoning-sickness"]),
     ("Artifact", "{T}: Add {C}{C}.", []),  # no creature: summoning sickness does not apply
     ("Creature — Elf", "{1}{G}: Regenerate this creature.", []),  # no {T} in the cost
     ("Enchantment — Aura", "Enchanted creature has \"{T}: Add {G}.\"", []),  # granted to another: not its own
@@ -172,9 +172,9 @@ def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, 
 def test_a_legend_and_a_creature_with_tap_in_a_cost_bring_the_rules_they_are_subject_to(type_line, text, subject_to):
     from rulekb.kb.cards.link import SHAPES, _shapes
 
-    found = [shape for shape in dict.fromkeys(_shapes(type_line, text, set())) if shape in ("legendary", "tap-cost")]
+    found = [shape for shape in dict.fromkeys(_shapes(type_line, text, set())) if shape in ("legend-rule", "summoning-sickness")]
     assert found == subject_to
-    assert SHAPES["legendary"] == "legend-rule" and SHAPES["tap-cost"] == "summoning-sickness-rule"
+    assert SHAPES["legend-rule"] == "legend-rule" and SHAPES["summoning-sickness"] == "summoning-sickness-rule"
 
 
 def test_a_card_with_faces_is_the_kind_of_card_its_faces_make_it():
