@@ -18,7 +18,9 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   way: an intervening "if" clause ("When ..., if ..."), a delayed triggered ability ("...
   at the beginning of the next end step", "at end of turn" after an effect), a reflexive one
   ("When you do"), a leaves-the-battlefield ability ("When ... dies", "... leaves the
-  battlefield": 603.6c, and 603.10's look back in time), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
+  battlefield": 603.6c, and 603.10's look back in time), last known information (an effect
+  that exiles, sacrifices or destroys and uses "its power", "the sacrificed creature's power":
+  113.7a, and the rules that speak of it, 608.2h), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
   ability (a permanent's static "power is equal to ...", "is every creature type"), a modal
   spell or ability ("Choose one —") and a prevention effect ("prevent ... damage").
   And two rules a card is subject to by what it is, named by the glossary too: a legendary
@@ -70,6 +72,7 @@ SHAPES = {  # shape -> the KB concept that names it
     "modal": "modal-mode",
     "prevention": "prevention-effect",
     "leaves-the-battlefield": "leaves-the-battlefield",
+    "last-known-information": "last-known-information",
     "legend-rule": "legend-rule",
     "summoning-sickness": "summoning-sickness-rule",
 }
@@ -77,6 +80,7 @@ SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effe
              "intervening-if": "intervening 'if' clause", "delayed": "delayed triggered ability",
              "reflexive": "reflexive triggered ability", "modal": "modal spell or ability",
              "leaves-the-battlefield": "leaves-the-battlefield trigger",
+             "last-known-information": "uses what an object it moved was (last known information)",
              "legend-rule": "legendary permanent (the legend rule)",
              "summoning-sickness": "{T} or {Q} in a creature's cost (the summoning sickness rule)"}
 # the kinds of card with faces, each by the labels the glossary has used for it (newest first)
@@ -113,6 +117,9 @@ _MODAL = re.compile(r"\bchoose (?:one|two|three|four|one or both|one or more|any
 _LOYALTY_COST = re.compile(r"^[+−-]?(?:\d+|X)$")
 _PREVENTION = re.compile(r"\bprevent\b[^.]*\bdamage\b", re.IGNORECASE)
 _LEAVES = re.compile(r"\b(?:dies|die|leaves? the battlefield|(?:is|are) put into [^,]*graveyards? from the battlefield)\b")
+_MOVES = re.compile(r"\b(?:exile|sacrifice|destroy)", re.IGNORECASE)
+_AS_IT_WAS = re.compile(r"\bequal to (?:its|their|that \w+'s|the (?:sacrificed|exiled|destroyed) \w+'s) "
+                        r"(?:power|toughness|mana value)\b", re.IGNORECASE)
 _TAP_COST = re.compile(r"^[^\"“:—]*\{[TQ]\}[^\"“:—]*:")  # {T} or {Q} in the cost of the paragraph's own ability
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _SPELL_TYPES = ("instant", "sorcery")
@@ -351,6 +358,8 @@ def _finer(line: str, sentences: list[str], spell: bool) -> list[str]:
         out.append("modal")
     if _PREVENTION.search(line):
         out.append("prevention")
+    if _MOVES.search(line) and _AS_IT_WAS.search(line):  # "Exile target creature ... life equal to its power"
+        out.append("last-known-information")
     return out
 
 

@@ -146,6 +146,9 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     ("Enchantment", "When this enchantment leaves the battlefield, return the exiled card.", ["leaves-the-battlefield"]),
     ("Creature", "When this creature enters, destroy target creature an opponent controls.", []),
     ("Creature", "Whenever you sacrifice a creature, it deals 1 damage to any target.", []),
+    ("Instant", "Exile target creature. Its controller gains life equal to its power.", ["last-known-information"]),
+    ("Sorcery", "Fling deals damage equal to the sacrificed creature's power to any target.", ["last-known-information"]),
+    ("Creature", "This creature gets +1/+1 for each card in your hand equal to its power.", []),  # nothing moved
     ("Creature", "Target creature gets +2/+2 until end of turn.", []),
 ])
 def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, text, finer):
