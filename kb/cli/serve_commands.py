@@ -40,6 +40,7 @@ _ENV = {
     "query_workers": "RULEKB_SERVE_QUERY_WORKERS",
     "cache_sparql": "RULEKB_SERVE_CACHE_SPARQL",
     "together": "RULEKB_SERVE_TOGETHER",  # "N:FOLDER": listen once N processes are warm (set by _supervise)
+    "fd": "RULEKB_SERVE_FD",  # the socket _supervise bound for a process, which _supervise makes listen
 }
 
 
@@ -96,11 +97,12 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve_process(host: str, port: int) -> None:
-    """One server process: its app (from the environment), warmed, then listening."""
+def serve_process(host: str, port: int, fd: int | None = None) -> None:
+    """One server process: its app (from the environment), warmed, then listening (``fd``: the
+    socket the supervisor bound for it, which the supervisor makes listen: :func:`_supervise`)."""
     import uvicorn
 
-    sock = _listening_socket(host, port)
+    sock = socket.socket(fileno=fd) if fd is not None else _listening_socket(host, port)
     config = uvicorn.Config(app_from_env, factory=True, host=host, port=port, log_level="warning",
                             lifespan="on", **UVICORN_LIMITS)
     uvicorn.Server(config).run(sockets=[sock])
@@ -108,42 +110,66 @@ def serve_process(host: str, port: int) -> None:
 
 def _supervise(host: str, port: int, workers: int) -> None:
     """``workers`` server processes; one that dies is started again; SIGTERM or SIGINT stops them all.
-    They listen together, once all are warm (kb.web.readiness.listen_together): a load that
-    starts at once then spreads over all of them."""
+    They listen together: this process binds each one's socket (SO_REUSEPORT, not listening) and,
+    once every process says it is warm (kb.web.readiness.listen_together), makes all the sockets
+    listen in one moment -- a load that starts at once then spreads over all of them, however
+    late the machine schedules any one process (timed alignment in each process was missed now and
+    then on a loaded 2-core machine). A process started again listens once it is warm."""
     import shutil
     import subprocess
     import tempfile
 
+    from ..web.readiness import TOGETHER_WAIT
+
     argv = [sys.executable, "-c", "import sys; from rulekb.kb.cli.serve_commands import serve_process; "
-            "serve_process(sys.argv[1], int(sys.argv[2]))", host, str(port)]
-    children: list[subprocess.Popen] = []
+            "serve_process(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))", host, str(port)]
+    children: list[tuple[subprocess.Popen, socket.socket]] = []
     stopping = []
 
     def stop(signum, frame):
         stopping.append(signum)
 
+    def start() -> tuple[subprocess.Popen, socket.socket]:
+        sock = _listening_socket(host, port)
+        env = {**os.environ, _ENV["fd"]: str(sock.fileno())}
+        return subprocess.Popen(argv + [str(sock.fileno())], pass_fds=[sock.fileno()], env=env), sock
+
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     together = tempfile.mkdtemp(prefix="rulekb-serve-warm-")
     os.environ[_ENV["together"]] = f"{workers}:{together}"
     try:
-        children = [subprocess.Popen(argv) for _ in range(workers)]
-        failures: list[float] = []
+        children = [start() for _ in range(workers)]
+        listening = [False] * workers
+        began, failures = time.monotonic(), []
         while not stopping:
-            time.sleep(0.2)
-            for i, child in enumerate(children):
+            time.sleep(0.2 if all(listening) else 0.005)
+            if not all(listening):
+                try:
+                    warm = set(os.listdir(together))
+                except OSError:
+                    warm = set()
+                opening = any(listening) or all(str(child.pid) in warm for child, _ in children) \
+                    or time.monotonic() - began > TOGETHER_WAIT
+                for i, (child, sock) in enumerate(children):
+                    if opening and not listening[i] and str(child.pid) in warm:
+                        sock.listen(UVICORN_LIMITS["backlog"])
+                        listening[i] = True
+            for i, (child, sock) in enumerate(children):
                 if child.poll() is None or stopping:
                     continue
                 now = time.monotonic()
                 failures = [t for t in failures if now - t < 60] + [now]
                 if len(failures) > 3 * workers:  # dying at start (no KB, port taken): give up
                     fail(f"the server processes keep exiting (last exit code {child.returncode}): see above")
-                children[i] = subprocess.Popen(argv)
+                sock.close()
+                children[i], listening[i] = start(), False
     finally:
-        for child in children:
+        for child, _ in children:
             if child.poll() is None:
                 child.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 15
-        for child in children:
+        for child, sock in children:
+            sock.close()
             try:
                 child.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:

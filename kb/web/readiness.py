@@ -13,7 +13,8 @@ and its rule pages rendered once, so the word diffs and history rows they share 
 first request then costs what the hundredth does.
 
 Server processes started together (``rulekb serve`` with several) also listen together
-(:func:`listen_together`): a warm process waits for its siblings before its port opens.
+(:func:`listen_together`): a warm process waits until the supervisor makes its socket listen,
+which it does for all of them in one moment once all are warm.
 The kernel gives a connection only to a process that listens, and a client's kept-alive
 connections stay where they landed: a load that starts when the first process is warm
 would keep every connection on it, the others idle (measured: 16 connections of wrk, all
@@ -37,10 +38,6 @@ from .. import service
 RETRY_AFTER = "5"  # seconds a client (or balancer) should wait after a 503 here
 _HEALTH_EVERY = 1.0  # seconds a health answer is reused (a balancer polls every second or two)
 TOGETHER_WAIT = 120.0  # seconds a warm process waits for its siblings' warm-up before it listens alone
-# seconds after the last sibling is warm at which they all listen: a process the machine delays past
-# that moment listens late, and a load that starts meanwhile stays on the others (0.1 s was missed
-# now and then on a loaded 2-core machine; half a second costs a start-up that much)
-ALIGN = 0.5
 POINT = "SELECT ?o WHERE {{ <{iri}> ?p ?o }} LIMIT 5"
 
 
@@ -204,28 +201,31 @@ async def warm(ready: Ready) -> dict:
 
 
 async def listen_together(folder: str, processes: int, wait: float = TOGETHER_WAIT) -> float:
-    """Say this process is warm (a file named after its pid in ``folder``) and wait until
-    ``processes`` have said so, or ``wait`` seconds (a sibling that cannot start does not keep
-    the others closed); returns the seconds waited. A process started again later (one died)
-    finds them all there and listens at once."""
+    """Say this process is warm (a file named after its pid in ``folder``, which the supervisor
+    reads: :func:`kb.cli.serve_commands._supervise`) and wait until the supervisor has made this
+    process's socket (``RULEKB_SERVE_FD``) listen -- it makes every process's listen in one moment,
+    once all ``processes`` are warm -- or ``wait`` seconds (a sibling that cannot start does not
+    keep the others closed); returns the seconds waited. A process started again later (one
+    died) is made to listen as soon as it is warm. Without a socket of the supervisor's, there
+    is nothing to wait for."""
     import asyncio
+    import socket
 
     started = time.monotonic()
     path = os.path.join(folder, str(os.getpid()))
     with open(path, "w"):
         pass
-    while time.monotonic() - started < wait:
+    fd = os.environ.get("RULEKB_SERVE_FD")
+    while fd and time.monotonic() - started < wait:
         try:
-            names = os.listdir(folder)
-            if len(names) >= processes:
-                # every sibling listens at one moment: the last one warm's + ALIGN seconds, read from
-                # the files' times (the polls below notice at different moments; a connection made
-                # between two processes' listens would stay on the first for its whole life)
-                last = max(os.stat(os.path.join(folder, name)).st_mtime for name in names)
-                await asyncio.sleep(max(0.0, last + ALIGN - time.time()))
-                break
-        except OSError:  # the folder is gone (the server is stopping): listen, uvicorn stops soon
+            sock = socket.socket(fileno=os.dup(int(fd)))
+        except (OSError, ValueError):  # not a socket of ours: listen now
             break
+        try:
+            if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN):
+                break
+        finally:
+            sock.close()
         await asyncio.sleep(0.005)
     return round(time.monotonic() - started, 2)
 

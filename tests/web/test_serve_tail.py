@@ -19,27 +19,46 @@ from rulekb.kb.web import readiness, rule_page
 from ..helpers import free_port
 
 
-def test_a_warm_process_waits_for_its_siblings_before_it_listens(tmp_path):
-    async def sibling_warm_later():
+def _bound_socket() -> socket.socket:
+    """A socket bound but not listening, as the supervisor of ``rulekb serve`` makes each process's."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+def test_a_warm_process_waits_until_the_supervisor_makes_its_socket_listen(tmp_path, monkeypatch):
+    sock = _bound_socket()
+    monkeypatch.setenv("RULEKB_SERVE_FD", str(sock.fileno()))
+
+    async def supervisor_listens_later():
         await asyncio.sleep(0.3)
-        (tmp_path / "1").touch()
+        assert os.listdir(tmp_path) == [str(os.getpid())]  # it said it is warm, and waits
+        sock.listen(8)
 
     async def scenario():
-        late = asyncio.create_task(sibling_warm_later())
+        late = asyncio.create_task(supervisor_listens_later())
         waited = await readiness.listen_together(str(tmp_path), 2)
         await late
         return waited
 
-    waited = asyncio.run(scenario())
-    assert 0.25 <= waited < 5
-    assert sorted(os.listdir(tmp_path)) == sorted(["1", str(os.getpid())])
-    # a process started again later (one died) finds its siblings there and listens at once
-    # (once the moment all listen is past: its own file is the newest)
-    assert asyncio.run(readiness.listen_together(str(tmp_path), 2)) < readiness.ALIGN + 0.1
+    try:
+        assert 0.25 <= asyncio.run(scenario()) < 5
+        # a process started again later, its socket made to listen when it said it is warm: at once
+        assert asyncio.run(readiness.listen_together(str(tmp_path), 2)) < 0.1
+    finally:
+        sock.close()
 
 
-def test_a_sibling_that_never_warms_does_not_keep_the_port_closed(tmp_path):
-    assert 0.2 <= asyncio.run(readiness.listen_together(str(tmp_path), 2, wait=0.2)) < 2
+def test_a_supervisor_that_never_opens_does_not_keep_the_port_closed(tmp_path, monkeypatch):
+    sock = _bound_socket()
+    monkeypatch.setenv("RULEKB_SERVE_FD", str(sock.fileno()))
+    try:
+        assert 0.2 <= asyncio.run(readiness.listen_together(str(tmp_path), 2, wait=0.2)) < 2
+    finally:
+        sock.close()
+    monkeypatch.delenv("RULEKB_SERVE_FD")  # no socket of a supervisor's: nothing to wait for
+    assert asyncio.run(readiness.listen_together(str(tmp_path), 2)) < 0.1
 
 
 def test_a_load_that_starts_at_once_reaches_every_server_process(fixture_kb):
