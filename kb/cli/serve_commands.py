@@ -142,7 +142,8 @@ def _supervise(host: str, port: int, workers: int) -> None:
         listening = [False] * workers
         began, failures = time.monotonic(), []
         while not stopping:
-            time.sleep(0.2 if all(listening) else 0.005)
+            # (quick while the first listen waits, so that none is late; then a restarted one's)
+            time.sleep(0.005 if not any(listening) else 0.05 if not all(listening) else 0.2)
             if not all(listening):
                 try:
                     warm = set(os.listdir(together))
