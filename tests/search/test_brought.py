@@ -1,43 +1,23 @@
-"""What a named card brings, ranked by the question's meaning (kb.search.engine._brought, the
+"""What a named card brings, ranked by the question's meaning (kb.search.brought.ranked, the
 fourth list of kb.search.rank.fuse): of a card's several keyword abilities, the rules defining
 the one the question is about lead. An invented rules text and card of this test's own, a real
 build, the real model (a dozen documents embedded: seconds)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from rulekb.kb import service
 
-RULES = """Widget Duel Comprehensive Rules
+from . import widget_duel
 
-These rules are effective as of March 3, 2042.
-
-Contents
-
-1. Basics
-100. General
-7. Additional Rules
-702. Keyword Abilities
-
-Glossary
-
-Credits
-
-1. Basics
-
-100. General
-
+RULES = widget_duel.rules(
+    general="""
 100.1. A widget duel is played by two duelists, each with a deck of gadget cards.
 
 100.2. A gadget is a card on the battlefield.
-
-7. Additional Rules
-
-702. Keyword Abilities
-
+""",
+    keywords="""
 702.1. Gizmoproof
 
 702.1a Gizmoproof is a static ability. A gadget with gizmoproof can't be the target of sprockets your opponents control.
@@ -45,19 +25,14 @@ Credits
 702.2. Clockwork
 
 702.2a Clockwork is a triggered ability. At the beginning of each turn, a gadget with clockwork winds itself once.
-
-Glossary
-
+""",
+    glossary="""
 Clockwork
 A keyword ability that winds a gadget at the beginning of each turn. See rule 702.2.
 
 Gizmoproof
 A keyword ability that stops sprockets from targeting a gadget. See rule 702.1.
-
-Credits
-
-Invented by the rulekb test suite. Not a real game.
-"""
+""")
 
 CARDS = [{"name": "Cogwright Sentinel", "mana_cost": "{2}", "type_line": "Gadget — Sentinel",
           "oracle_text": "Gizmoproof\nClockwork", "power": "2", "toughness": "2"}]
@@ -65,15 +40,7 @@ CARDS = [{"name": "Cogwright Sentinel", "mana_cost": "{2}", "type_line": "Gadget
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    from rulekb.kb.build import build
-    from rulekb.kb.store.embedded import EmbeddedStore
-
-    where = tmp_path_factory.mktemp("brought")
-    (where / "cr.txt").write_text(RULES, encoding="utf-8")
-    (where / "cards.json").write_text(json.dumps(CARDS), encoding="utf-8")
-    store = EmbeddedStore(where / "store")
-    build([str(where / "cr.txt")], store, reasoner="none", cards=str(where / "cards.json"))
-    return store
+    return widget_duel.built(tmp_path_factory, "brought", RULES, CARDS)
 
 
 def brought(store, question: str) -> list[str]:

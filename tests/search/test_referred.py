@@ -4,33 +4,16 @@ of this test's own with the real model."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from rulekb.kb import service
 from rulekb.kb.search import rank
 from rulekb.kb.search.referred import referred
 
-RULES = """Widget Duel Comprehensive Rules
+from . import widget_duel
 
-These rules are effective as of March 3, 2042.
-
-Contents
-
-1. Basics
-100. General
-7. Additional Rules
-702. Keyword Abilities
-
-Glossary
-
-Credits
-
-1. Basics
-
-100. General
-
+RULES = widget_duel.rules(
+    general="""
 100.1. A widget duel is played by two duelists, each with a deck of gadget cards.
 
 100.2. A gadget is a card on the battlefield.
@@ -42,24 +25,16 @@ Credits
 100.5. Winding a gadget each turn is a choice the duelist makes as the turn begins.
 
 100.6. A duelist may wind a gadget any number of times each turn, one at a time.
-
-7. Additional Rules
-
-702. Keyword Abilities
-
+""",
+    keywords="""
 702.1. Clockwork
 
 702.1a Clockwork is a triggered ability. At the beginning of each turn, a gadget with clockwork winds itself once. A gadget wound twice in one turn jams (see rule 100.3).
-
-Glossary
-
+""",
+    glossary="""
 Clockwork
 A keyword ability that winds a gadget at the beginning of each turn. See rule 702.1.
-
-Credits
-
-Invented by the rulekb test suite. Not a real game.
-"""
+""")
 
 CARDS = [{"name": "Cogwright Sentinel", "mana_cost": "{2}", "type_line": "Gadget — Sentinel",
           "oracle_text": "Clockwork", "power": "2", "toughness": "2"}]
@@ -78,15 +53,7 @@ def test_the_rules_cited_first_by_the_best_results_come_first():
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    from rulekb.kb.build import build
-    from rulekb.kb.store.embedded import EmbeddedStore
-
-    where = tmp_path_factory.mktemp("referred")
-    (where / "cr.txt").write_text(RULES, encoding="utf-8")
-    (where / "cards.json").write_text(json.dumps(CARDS), encoding="utf-8")
-    store = EmbeddedStore(where / "store")
-    build([str(where / "cr.txt")], store, reasoner="none", cards=str(where / "cards.json"))
-    return store
+    return widget_duel.built(tmp_path_factory, "referred", RULES, CARDS)
 
 
 def _rank(found: dict, rule: str) -> int:
