@@ -40,7 +40,7 @@ _ENV = {
     "query_workers": "RULEKB_SERVE_QUERY_WORKERS",
     "cache_sparql": "RULEKB_SERVE_CACHE_SPARQL",
     "together": "RULEKB_SERVE_TOGETHER",  # "N:FOLDER": listen once N processes are warm (set by _supervise)
-    "fd": "RULEKB_SERVE_FD",  # the socket _supervise bound for a process, which _supervise makes listen
+    "fd": "RULEKB_SERVE_FD",  # the socket _supervise bound for a process and makes listen (read by kb.web.readiness too)
 }
 
 
@@ -97,12 +97,13 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve_process(host: str, port: int, fd: int | None = None) -> None:
-    """One server process: its app (from the environment), warmed, then listening (``fd``: the
-    socket the supervisor bound for it, which the supervisor makes listen: :func:`_supervise`)."""
+def serve_process(host: str, port: int) -> None:
+    """One server process: its app (from the environment), warmed, then listening (on the socket
+    the supervisor bound for it, which the supervisor makes listen, when there is one: :func:`_supervise`)."""
     import uvicorn
 
-    sock = socket.socket(fileno=fd) if fd is not None else _listening_socket(host, port)
+    fd = os.environ.get(_ENV["fd"])
+    sock = socket.socket(fileno=int(fd)) if fd else _listening_socket(host, port)
     config = uvicorn.Config(app_from_env, factory=True, host=host, port=port, log_level="warning",
                             lifespan="on", **UVICORN_LIMITS)
     uvicorn.Server(config).run(sockets=[sock])
@@ -122,7 +123,7 @@ def _supervise(host: str, port: int, workers: int) -> None:
     from ..web.readiness import TOGETHER_WAIT
 
     argv = [sys.executable, "-c", "import sys; from rulekb.kb.cli.serve_commands import serve_process; "
-            "serve_process(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))", host, str(port)]
+            "serve_process(sys.argv[1], int(sys.argv[2]))", host, str(port)]
     children: list[tuple[subprocess.Popen, socket.socket]] = []
     stopping = []
 
@@ -132,7 +133,7 @@ def _supervise(host: str, port: int, workers: int) -> None:
     def start() -> tuple[subprocess.Popen, socket.socket]:
         sock = _listening_socket(host, port)
         env = {**os.environ, _ENV["fd"]: str(sock.fileno())}
-        return subprocess.Popen(argv + [str(sock.fileno())], pass_fds=[sock.fileno()], env=env), sock
+        return subprocess.Popen(argv, pass_fds=[sock.fileno()], env=env), sock
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     together = tempfile.mkdtemp(prefix="rulekb-serve-warm-")

@@ -37,7 +37,7 @@ from .. import service
 
 RETRY_AFTER = "5"  # seconds a client (or balancer) should wait after a 503 here
 _HEALTH_EVERY = 1.0  # seconds a health answer is reused (a balancer polls every second or two)
-TOGETHER_WAIT = 120.0  # seconds a warm process waits for its siblings' warm-up before it listens alone
+TOGETHER_WAIT = 120.0  # seconds the supervisor waits for every process's warm-up before the warm ones listen
 POINT = "SELECT ?o WHERE {{ <{iri}> ?p ?o }} LIMIT 5"
 
 
