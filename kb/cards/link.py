@@ -23,10 +23,12 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   113.7a, and the rules that speak of it, 608.2h), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
   ability (a permanent's static "power is equal to ...", "is every creature type"), a modal
   spell or ability ("Choose one —") and a prevention effect ("prevent ... damage").
-  And two rules a card is subject to by what it is, named by the glossary too: a legendary
+  And the rules a card is subject to by what it is, named by the glossary too: a legendary
   permanent card the *Legend Rule* (704.5j: "Legendary ... See also Legend Rule"), a creature
   card with {T} or {Q} in an activation cost the *Summoning Sickness Rule* (302.6: "... its
-  abilities that include the tap symbol or the untap symbol").
+  abilities that include the tap symbol or the untap symbol"), and a spell or ability with a target
+  *Illegal Target* (608.2b: its targets are checked again as it resolves; "can't be the target of"
+  and "becomes the target of" are not targets of its own).
 - **Kind, by its faces**: a card with two faces is an adventurer or omen card (a face is an
   Adventure, an Omen),
   a split card (every face an instant or sorcery, or a Room), a flip card ("flip" in its text, a
@@ -75,6 +77,7 @@ SHAPES = {  # shape -> the KB concept that names it
     "last-known-information": "last-known-information",
     "legend-rule": "legend-rule",
     "summoning-sickness": "summoning-sickness-rule",
+    "illegal-target": "illegal-target",
 }
 SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effect", "prevention": "prevention effect",
              "intervening-if": "intervening 'if' clause", "delayed": "delayed triggered ability",
@@ -82,7 +85,8 @@ SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effe
              "leaves-the-battlefield": "leaves-the-battlefield trigger",
              "last-known-information": "uses what an object it moved was (last known information)",
              "legend-rule": "legendary permanent (the legend rule)",
-             "summoning-sickness": "{T} or {Q} in a creature's cost (the summoning sickness rule)"}
+             "summoning-sickness": "{T} or {Q} in a creature's cost (the summoning sickness rule)",
+             "illegal-target": "has targets (checked again as it resolves: illegal target)"}
 # the kinds of card with faces, each by the labels the glossary has used for it (newest first)
 KINDS = {
     "adventurer": ("Adventurer Card",),
@@ -120,6 +124,7 @@ _LEAVES = re.compile(r"\b(?:dies|die|leaves? the battlefield|(?:is|are) put into
 _MOVES = re.compile(r"\b(?:exile|sacrifice|destroy)", re.IGNORECASE)
 _AS_IT_WAS = re.compile(r"\bequal to (?:its|their|that \w+'s|the (?:sacrificed|exiled|destroyed) \w+'s) "
                         r"(?:power|toughness|mana value)\b", re.IGNORECASE)
+_TARGETS = re.compile(r"(?<!\bthe )\btargets?\b(?! of\b)", re.IGNORECASE)  # not "can't be the target of"
 _TAP_COST = re.compile(r"^[^\"“:—]*\{[TQ]\}[^\"“:—]*:")  # {T} or {Q} in the cost of the paragraph's own ability
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _SPELL_TYPES = ("instant", "sorcery")
@@ -358,6 +363,8 @@ def _finer(line: str, sentences: list[str], spell: bool) -> list[str]:
         out.append("modal")
     if _PREVENTION.search(line):
         out.append("prevention")
+    if _TARGETS.search(line):  # a rule it is subject to, by what it does: its targets checked as it resolves
+        out.append("illegal-target")
     if _MOVES.search(line) and _AS_IT_WAS.search(line):  # "Exile target creature ... life equal to its power"
         out.append("last-known-information")
     return out

@@ -119,9 +119,9 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     assert ("702.1", "keyword ability: Gizmoproof") in governing(golem, vocab)
     tinker = link(by["Tinker, Keeper of Springs"], vocab)
     assert {k.name for k in tinker.keywords} == {"Clockwork", "Gizmoproof"}
-    assert tinker.shapes == ["activated", "static", "continuous"]
+    assert tinker.shapes == ["activated", "illegal-target", "static", "continuous"]  # "{1}, {T}: Target gadget ..."
     wind = link(by["Wind // Unwind"], vocab)
-    assert wind.shapes == ["static"] and wind.keywords == []  # a face's "Sprocket" type is no instant or sorcery
+    assert wind.shapes == ["static", "illegal-target"] and wind.keywords == []  # a face's "Sprocket" type is no instant or sorcery
 
 
 @pytest.mark.parametrize("type_line, text, finer", [
@@ -155,29 +155,44 @@ def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, 
     from rulekb.kb.cards.link import SHAPES, _shapes
 
     coarse = {"triggered", "activated", "static", "replacement", "continuous", "spell"}
-    subject_to = {"legend-rule", "summoning-sickness"}  # the rules a card is subject to by what it is: the test below
+    subject_to = {"legend-rule", "summoning-sickness", "illegal-target"}  # what a card is subject to: the test below
     found = [shape for shape in _shapes(type_line, text, set()) if shape not in coarse | subject_to]
     assert found == finer and all(shape in SHAPES for shape in found)
 
 
 @pytest.mark.parametrize("type_line, text, subject_to", [
     ("Legendary Creature — Human Soldier", "First strike", ["legend-rule"]),
-    ("Legendary Planeswalker — Jace", "+2: Look at the top card of target player's library.", ["legend-rule"]),
+    ("Legendary Planeswalker — Jace", "+2: Look at the top card of target player's library.",
+     ["legend-rule", "illegal-target"]),
     ("Legendary Sorcery", "Destroy all creatures.", []),  # a legendary sorcery never is a permanent
     ("Creature — Elf Druid", "{T}: Add {G}.", ["summoning-sickness"]),
     ("Legendary Creature — Goblin Shaman", "{T}: Create a token that's a copy of target nonlegendary creature.",
-     ["legend-rule", "summoning-sickness"]),
-    ("Creature — Human Wizard", "{Q}: Untap target land.", ["summoning-sickness"]),
+     ["legend-rule", "summoning-sickness", "illegal-target"]),
+    ("Creature — Human Wizard", "{Q}: Untap target land.", ["summoning-sickness", "illegal-target"]),
     ("Artifact", "{T}: Add {C}{C}.", []),  # no creature: summoning sickness does not apply
     ("Creature — Elf", "{1}{G}: Regenerate this creature.", []),  # no {T} in the cost
     ("Enchantment — Aura", "Enchanted creature has \"{T}: Add {G}.\"", []),  # granted to another: not its own
+    ("Instant", "This spell deals 3 damage to any target.", ["illegal-target"]),
+    ("Creature — Elf", "When this creature enters, return up to two target cards from your graveyard to your hand.",
+     ["illegal-target"]),
+    ("Creature — Human", "This creature can't be the target of spells your opponents control.", []),
+    ("Creature — Human", "Whenever this creature becomes the target of a spell, draw a card.", []),
+    ("Sorcery", "Destroy all creatures. They can't be regenerated.", []),  # no target: nothing to check
+    ("Instant", "This spell deals 3 damage to any target.", ["illegal-target"]),
+    ("Creature — Elf", "When this creature enters, return up to two target cards from your graveyard to your hand.",
+     ["illegal-target"]),
+    ("Creature — Human", "This creature can't be the target of spells your opponents control.", []),
+    ("Creature — Human", "Whenever this creature becomes the target of a spell, draw a card.", []),
+    ("Sorcery", "Destroy all creatures. They can't be regenerated.", []),  # no target: nothing to check
 ])
-def test_a_legend_and_a_creature_with_tap_in_a_cost_bring_the_rules_they_are_subject_to(type_line, text, subject_to):
+def test_a_legend_a_creature_with_tap_in_a_cost_and_a_target_bring_the_rules_they_are_subject_to(type_line, text, subject_to):
     from rulekb.kb.cards.link import SHAPES, _shapes
 
-    found = [shape for shape in dict.fromkeys(_shapes(type_line, text, set())) if shape in ("legend-rule", "summoning-sickness")]
+    found = [shape for shape in dict.fromkeys(_shapes(type_line, text, set()))
+             if shape in ("legend-rule", "summoning-sickness", "illegal-target")]
     assert found == subject_to
     assert SHAPES["legend-rule"] == "legend-rule" and SHAPES["summoning-sickness"] == "summoning-sickness-rule"
+    assert SHAPES["illegal-target"] == "illegal-target"
 
 
 def test_a_card_with_faces_is_the_kind_of_card_its_faces_make_it():

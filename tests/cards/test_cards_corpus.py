@@ -31,7 +31,8 @@ def test_real_cards_are_linked_to_their_rules(corpus_kb):
                                 # and the rules a card is subject to by what it is: the legend rule, summoning sickness
                                 ("Thalia, Guardian of Thraben", "legend-rule", "704.5j"),
                                 ("Birds of Paradise", "summoning-sickness", "302.6"), ("Blood Artist", "leaves-the-battlefield", "603.6c"),
-                                ("Swords to Plowshares", "last-known-information", "113.7a")):
+                                ("Swords to Plowshares", "last-known-information", "113.7a"),
+                                ("Lightning Bolt", "illegal-target", "608.2b")):
         card = service.card(store, name)
         assert shape in card["shapes"] and number in {r["rule"] for r in card["rules"]}, name
     # a card with faces is governed by the rules of its kind, read from its faces (the file has no layout)
