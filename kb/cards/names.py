@@ -17,6 +17,7 @@ Two files in the search index's directory:
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,6 +26,14 @@ from pathlib import Path
 NAMES = "cards.json"
 DETAILS = "cards.jsonl"
 SLUGS = "cards-slugs.json"
+FIRSTS = "cards-firsts.json"  # a legend's short name, a name's first word -> every card it may mean
+MAX_MEANINGS = 40  # a first word more cards share than this ("lightning", "goblin") is kept for none
+STEM = 5  # words compared by their first letters: "proliferates" is "proliferate"
+_FUNCTION_WORDS = frozenset("""about after again also another because been before being both cannot could does
+doing either from have having here into just like make makes more most much must only other over same
+should some still such than that their them then there these they this those through under until upon very
+what when where whether which while will with would your dans avec pour mais elle elles sont cette quand
+quel quelle comme peut""".split())
 FORMAT = 2
 _APOSTROPHES = re.compile(r"['’‘`´]")
 _NON_WORD = re.compile(r"[^0-9a-z]+")
@@ -35,6 +44,17 @@ def norm(text: str) -> str:
     """A name as the index keys it: "Obyra’s Attendants" -> "obyras attendants"."""
     folded = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii").lower()
     return " ".join(_NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).split())
+
+
+def stems(text: str) -> set[str]:
+    """The words of ``text`` that can tell two cards apart, each by its first :data:`STEM` letters."""
+    return {w[:STEM] for w in norm(text).split() if len(w) >= 4 and w not in _FUNCTION_WORDS}
+
+
+def card_text(row: dict) -> str:
+    """A card's type line and Oracle text, its faces' too."""
+    faces = " ".join(f"{f.get('type_line') or ''} {f.get('text') or ''}" for f in row.get("faces", []))
+    return f"{row.get('type_line') or ''} {row.get('text') or ''} {faces}"
 
 
 def short_names(name: str, type_line: str) -> list[str]:
@@ -60,6 +80,7 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
     slugs: dict[str, int] = {}
     shorts: dict[str, set[int]] = {}
     starts: dict[str, set[int]] = {}  # the first words of a name -> the cards whose name starts so
+    firsts: dict[str, set[int]] = {}  # a short name, or the first word of a name -> the cards so shortened
     with open(directory / DETAILS, "wb") as out:
         for row in rows:
             offset = out.tell()
@@ -72,16 +93,29 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
                     words = key.split()
                     for n in range(1, len(words)):
                         starts.setdefault(" ".join(words[:n]), set()).add(offset)
+                    if len(words) > 1:
+                        firsts.setdefault(words[0], set()).add(offset)
             for short in short_names(row["name"], row.get("type_line", "")):
                 shorts.setdefault(norm(short), set()).add(offset)
+                firsts.setdefault(norm(short), set()).add(offset)
     # a short name two legends share, a card's full name, or the first words of another card's name
     # ("Sundial" for "Sundial, Dawn Tyrant" and "Sundial of the Infinite") names none
+    df: dict[str, int] = {}
+    for row in rows:
+        for stem in stems(card_text(row)):
+            df[stem] = df.get(stem, 0) + 1
     for key, found in shorts.items():
         if len(found) == 1 and key not in names and not starts.get(key, set()) - found:
             names[key] = -1 - next(iter(found))  # negative: reached by a short name
     data = {"format": FORMAT, "cards": len(rows), "names": names, **meta}
     (directory / NAMES).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     (directory / SLUGS).write_text(json.dumps(slugs, separators=(",", ":")), encoding="utf-8")
+    # what a name's first word or a shared short name may mean ("Thalia": three legends, "Snapcaster":
+    # one card): read by the recognition only for a capitalised word that names nothing else
+    meanings = {key: sorted(found) for key, found in firsts.items()
+                if key not in names and len(key) >= MIN_SHORT and len(found) <= MAX_MEANINGS}
+    firsts_data = {"meanings": meanings, "cards": len(rows), "df": {k: n for k, n in df.items() if n > 1}}
+    (directory / FIRSTS).write_text(json.dumps(firsts_data, separators=(",", ":")), encoding="utf-8")
     return {"cards": len(rows), "names": len(names)}
 
 
@@ -112,6 +146,7 @@ class NameIndex:
         self.meta = {k: v for k, v in data.items() if k not in ("cards", "names")}
         self._by_length: dict[int, list[str]] | None = None
         self._details: dict[int, dict] = {}
+        self._firsts: dict | None = None
 
     @classmethod
     def open(cls, directory: Path) -> "NameIndex | None":
@@ -151,6 +186,24 @@ class NameIndex:
         if found < 0:
             return -1 - found, "short name"
         return found, "name" if norm(self.details(found)["name"]) == norm(name) else "face"
+
+    def _read_firsts(self) -> dict:
+        if self._firsts is None:
+            try:
+                self._firsts = json.loads((self.directory / FIRSTS).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self._firsts = {}  # an index written before this file existed: no such reading
+        return self._firsts
+
+    def meanings(self, word: str) -> list[int]:
+        """The cards a legend's short name or a name's first word may mean ("Thalia", "Snapcaster"),
+        when it is no card's name itself (read on first use)."""
+        return self._read_firsts().get("meanings", {}).get(norm(word), [])
+
+    def specificity(self, stem: str) -> float:
+        """How rare a word (:func:`stems`) is in the cards' text: log(cards / cards using it)."""
+        firsts = self._read_firsts()
+        return math.log(max(1, firsts.get("cards", 1)) / firsts.get("df", {}).get(stem, 1))
 
     def near(self, name: str, cutoff: float = 0.84) -> int | None:
         """The card whose name is nearest a misspelt ``name`` (difflib's ratio >= ``cutoff``)."""

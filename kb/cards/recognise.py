@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from .names import Found, NameIndex, norm
+from .names import STEM, Found, NameIndex, card_text, norm, stems
 
 MAX_NAME_WORDS = 8
 MAX_CARDS = 6  # a question naming more: the first six
@@ -105,6 +105,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             matched = n
             break
         i += matched or 1
+    _first_words(question, words, bare, found, index, common, lower_names)
     for start, end, asked in _capitalised_runs(words, found, common):
         if index.lookup(norm(asked)) is not None:
             continue  # a card's own name, declined above ("Two-Headed Giant"): no misspelling of it
@@ -126,6 +127,55 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                     _add(found, index, card, "spelling", w, (start, end))
     found.sort(key=lambda f: f.span)
     return found[:MAX_CARDS], unknown
+
+
+def _first_words(question: str, words, bare: list[str], found: list[Found], index: NameIndex, common,
+                 lower_names: bool) -> None:
+    """A capitalised word that names no card but begins some ("Snapcaster", "Blightsteel") or is a
+    short name several legends share ("Atraxa", "Edgar"): the card it begins, when only one; of
+    several, the one whose Oracle text shares the question's rarer words ("Atraxa proliferates":
+    Atraxa, Praetors' Voice; "Edgar's eminence": Edgar Markov), when what it shares outweighs what
+    any other shares by :data:`_MARGIN` (the words weighed by their rarity in the cards' text);
+    else none: "Thalia blocks it; who deals damage first?" does not say which Thalia. A word of a
+    card already named ("the Swiftblade" after [Boros Swiftblade]) is that card; a French
+    sentence's first word is French ("Pendant que ..."): neither is read so."""
+    covered = [f.span for f in found]
+    named = {w for f in found for w in norm(f.name).split()}
+    asked = None
+    for k, (w, start, end) in enumerate(words):
+        key = bare[k]
+        if (not w[:1].isupper() or key in common or key in named or len(key) < _FIRST_WORD or " " in key
+                or any(a <= start < b for a, b in covered)):
+            continue
+        if not lower_names and not question[:start].rstrip()[-1:].strip(_OPENERS):
+            continue
+        options = _one_per_front(index, index.meanings(key))
+        if not options:
+            continue
+        how = "short name"
+        if len(options) > 1:
+            if asked is None:
+                asked = stems(question) - {key[:STEM]}
+            weight = sorted(((sum(index.specificity(w) for w in asked & stems(card_text(index.details(o)))), o)
+                             for o in options), reverse=True)
+            if weight[0][0] - weight[1][0] < _MARGIN:
+                continue
+            options, how = [weight[0][1]], "short name, by the question's words"
+        _add(found, index, options[0], how, w, (start, end))
+        covered.append((start, end))
+
+
+def _one_per_front(index: NameIndex, options: list[int]) -> list[int]:
+    """One card per front face's name: the file holds a few cards twice, once with a second face
+    of the same name ("Blightsteel Colossus // Blightsteel Colossus"); the one-faced first."""
+    by_front: dict[str, int] = {}
+    for o in sorted(options, key=lambda o: " // " in index.details(o)["name"]):
+        by_front.setdefault(norm(index.details(o)["name"].split(" // ")[0]), o)
+    return list(by_front.values())
+
+
+_FIRST_WORD = 4  # a name's first word read alone: this long at least
+_MARGIN = 2.5  # log-rarity: a word at most one card in twelve uses ("first" in "first strike": 1 in 27)
 
 
 def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, span: tuple[int, int]) -> None:

@@ -49,6 +49,12 @@ def test_questions_name_real_cards(corpus_kb):
     assert any("card Platinum Angel" in why for hit in found["results"] for why in hit["why"])
     trample = service.search(store, "My [[Colossal Dreadmaw]] is blocked by a 1/1. How much damage tramples over?")
     assert any(hit.get("rule", "").startswith("702.19") for hit in trample["results"][:5])
+    # a name's first word, and a short name several legends share, resolved by the question's words
+    assert [c["name"] for c in service.search(store, "When Atraxa proliferates, must I add counters to everything?")["cards"]] \
+        == ["Atraxa, Praetors' Voice"]
+    assert [c["name"] for c in service.search(store, "Blightsteel blocks my Darksteel Colossus: does it survive?")["cards"]] \
+        == ["Blightsteel Colossus", "Darksteel Colossus"]
+    assert "cards" not in service.search(store, "Thalia blocks my attacker. Who deals damage first?")  # which Thalia?
     plain = service.search(store, "what is the shared life total in two-headed giant?")
     assert "cards" not in plain  # a phrase of the rules before it is a card's name
 
