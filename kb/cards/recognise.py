@@ -94,7 +94,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
                 hit = index.lookup(key)
             opening = not question[:span[0][1]].rstrip()[-1:].strip(_OPENERS)  # the span starts a sentence
-            if n == 1 and _after_article(words, normed, i):
+            if n == 1 and (_after_article(words, normed, i) or _names_again(found, normed[i], bare[i])):
                 continue
             if hit is None or key in common or not (_plausible(span, key.split(), common, lower_names, verbs, opening)
                                                     or (n > 1 and lower_names and _owned_name(normed, i, n, common))):
@@ -129,6 +129,12 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
     return found[:MAX_CARDS], unknown
 
 
+def _names_again(found: list[Found], *keys: str) -> bool:
+    """Whether one word is a word of a card named before it: "the Colossus" after Darksteel Colossus
+    is that card again, not the card whose face is named Colossus."""
+    return any(key in norm(f.name).split() for f in found for key in keys)
+
+
 def _first_words(question: str, words, bare: list[str], found: list[Found], index: NameIndex, common,
                  lower_names: bool) -> None:
     """A capitalised word that names no card but begins some ("Snapcaster", "Blightsteel") or is a
@@ -140,11 +146,10 @@ def _first_words(question: str, words, bare: list[str], found: list[Found], inde
     card already named ("the Swiftblade" after [Boros Swiftblade]) is that card; a French
     sentence's first word is French ("Pendant que ..."): neither is read so."""
     covered = [f.span for f in found]
-    named = {w for f in found for w in norm(f.name).split()}
     asked = None
     for k, (w, start, end) in enumerate(words):
         key = bare[k]
-        if (not w[:1].isupper() or key in common or key in named or len(key) < _FIRST_WORD or " " in key
+        if (not w[:1].isupper() or key in common or _names_again(found, key) or len(key) < _FIRST_WORD or " " in key
                 or any(a <= start < b for a, b in covered)):
             continue
         if not lower_names and not question[:start].rstrip()[-1:].strip(_OPENERS):
