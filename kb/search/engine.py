@@ -263,6 +263,10 @@ class Searcher:
         feedback = {} if u.cards else more_like_first.ranked(arm, vector, ordered, docs, edition, lang, grouped, depth)
         if feedback:
             ordered = more_like_first.reorder(scored, ordered, feedback)
+        if u.cards and rank.FAMILY_CAP > 0:  # a scenario's rules are of several matters: one rule's family is capped
+            self.fill_docs(ordered[:rank.FAMILY_TOP * 3], docs, near, grouped)
+            ordered = rank.spread(ordered, lambda k: rank.family(docs[k]["number"][0])
+                                  if k in docs and docs[k]["kind"][0] == "rule" else None)
         page = ordered[offset:offset + limit]
         self.fill_docs(page, docs, near, grouped)
         hits = [(scored[k], docs[k]) for k in page if k in docs]

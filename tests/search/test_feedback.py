@@ -1,4 +1,5 @@
-"""The results after the first five, ranked again by the first results' meaning (kb.search.feedback):
+"""The results after the first five, ranked again by the first results' meaning (kb.search.feedback),
+and one rule's family capped in the first ten of a card question (kb.search.rank.spread):
 the pure reordering, the moved question over an arm of invented vectors, and a real build of the
 invented Widget Duel text with the real model."""
 
@@ -78,3 +79,13 @@ def test_a_card_free_question_keeps_its_first_five_and_says_what_the_feedback_mo
 def test_a_question_naming_a_card_takes_no_feedback(kb):
     found = service.search(kb, "My Cogwright Sentinel is wound a second time this turn: what happens?")
     assert found.get("cards") and not any("feedback" in r for r in found["results"])
+
+
+def test_one_rules_family_holds_at_most_four_of_the_first_ten():
+    assert rank.family("702.19b") == rank.family("702.19") == "702.19" and rank.family("704.5m") == "704.5"
+    assert rank.family("100.1") == "100.1"
+    ordered = ["702.19b", "702.19d", "702.19c", "702.19a", "702.19e", "702.15b", "510.2", "702.19f", "704.3"]
+    spread = rank.spread(ordered, rank.family)
+    assert spread[:5] == ["702.19b", "702.19d", "702.19c", "702.19a", "702.15b"]  # the fifth of trample's waits
+    assert spread[5:] == ["510.2", "704.3", "702.19e", "702.19f"] and sorted(spread) == sorted(ordered)
+    assert rank.spread(["a", "b"], lambda k: None) == ["a", "b"]  # no family: each its own
