@@ -18,7 +18,6 @@ from tantivy import Occur, Query
 
 from ..errors import KBError, NotFound
 from . import brought as card_brought
-from . import feedback as more_like_first
 from . import referred as referred_rules
 from . import analysis, card_words, interactions, rank, shorthand
 from . import dense as dense_arm
@@ -260,9 +259,6 @@ class Searcher:
         referred = referred_rules.ranked(self, u, ordered, docs, near, edition, lang, unit, grouped)
         if referred:
             scored, ordered = fused({k: r for k, (r, _) in referred.items()})
-        feedback = {} if u.cards else more_like_first.ranked(arm, vector, ordered, docs, edition, lang, grouped, depth)
-        if feedback:
-            ordered = more_like_first.reorder(scored, ordered, feedback)
         if u.cards and rank.FAMILY_CAP > 0:  # a scenario's rules are of several matters: one rule's family is capped
             self.fill_docs(ordered[:rank.FAMILY_TOP * 3], docs, near, grouped)
             ordered = rank.spread(ordered, lambda k: rank.family(docs[k]["number"][0])
@@ -270,10 +266,8 @@ class Searcher:
         page = ordered[offset:offset + limit]
         self.fill_docs(page, docs, near, grouped)
         hits = [(scored[k], docs[k]) for k in page if k in docs]
-        moved = set(ordered[rank.FEEDBACK_KEEP:]) if feedback else set()
-        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k), referred.get(k),
-                              feedback.get(k) if k in moved else None) for k in page
-                if k in docs and (k in near or k in brought or k in referred or k in moved)}
+        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k), referred.get(k)) for k in page
+                if k in docs and (k in near or k in brought or k in referred)}
         return hits, len(ordered) > offset + limit, info
 
     def fill_docs(self, keys: list[str], docs: dict, near: dict, grouped: bool) -> None:
@@ -368,16 +362,13 @@ class Searcher:
             if doc.get("lineage"):
                 result["lineage"] = self.minter.lineage(doc["lineage"][0])
         result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
-        found, meaning_only, brought, referred, feedback = (near or {}).get(id(doc), (None, False, None, None, None))
+        found, meaning_only, brought, referred = (near or {}).get(id(doc), (None, False, None, None))
         if brought is not None:
             result["brought"] = brought
             result["why"].append(f"what the cards bring: #{brought} in meaning to the question")
         if referred is not None:
             result["referred_by"] = referred[1]
             result["why"].append(f"cited by the first results: {', '.join(referred[1])}")
-        if feedback is not None and feedback <= 10:
-            result["feedback"] = feedback
-            result["why"].append(f"close in meaning to the first results: #{feedback}")
         if found is not None:
             by_meaning, similarity, _ = found
             result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}

@@ -88,13 +88,6 @@ ERA = 0.5
 # for every question, card-free ones too: search_gold's tuning part 94.3 -> 92.0 %); as built,
 # 52.5 -> 54.1 % there and 43.8 -> 47.9 % (recall@10 52.1 -> 56.2 %) on a tuning pool written after
 # the choice; the held-out part, run once: recall unchanged, all@10 one question more.
-# For a question naming no card, the results after the first FEEDBACK_KEEP are ranked again with a
-# sixth list, weighed RRF_FEEDBACK: the meaning arm asked with the question's vector moved towards
-# the first FEEDBACK_FROM results' (q + FEEDBACK_BETA * their mean; kb.search.feedback). Chosen on the
-# tuning parts (search_gold 88, fresh 92 questions): recall@10 98.9 -> 100 % and 84.8 -> 87.0 %,
-# recall@5 unchanged by construction; for every position, recall@5 fell (fresh 75.0 -> 72.8 %);
-# beta 1.0 or the first 5 results: lower; weight 0.5 the same as 1.0; for card questions too,
-# the scenarios' first tuning part lost two questions at all@10 for two gained on the later pool.
 # For a question naming a card, at most FAMILY_CAP of the first FAMILY_TOP results are subrules of
 # one rule (702.19a-e, trample's): the next ones wait until after the first FAMILY_TOP. A scenario
 # is settled by rules of several matters, and a keyword's family filled the first five (the
@@ -109,10 +102,6 @@ RRF_DENSE = 1.0
 RRF_MET = 1.0
 RRF_BROUGHT = 1.0
 RRF_REFERRED = 0.3
-RRF_FEEDBACK = 1.0
-FEEDBACK_FROM = 3
-FEEDBACK_BETA = 0.5
-FEEDBACK_KEEP = 5
 BROUGHT = ("keyword", "kind", "shape")  # how a card brings a concept (kb.cards.recognise.WEIGHTS)
 BROUGHT_DEPTH = 200  # defining rules read for that list at most
 BROUGHT_TOP = 5  # ... of which the nearest this many make the list (all: the same recall, one all@10 fewer)
@@ -125,8 +114,7 @@ def weights() -> dict:
     """The weights in use (``rulekb bench search`` prints them with its figures)."""
     names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "CARD",
              "FIELDS", "TIE", "PHRASE", "ERA", "RRF_K", "RRF_DENSE", "RRF_MET", "RRF_BROUGHT", "RRF_REFERRED",
-             "RRF_FEEDBACK", "FEEDBACK_FROM", "FEEDBACK_BETA", "FEEDBACK_KEEP", "FAMILY_CAP", "FAMILY_TOP",
-             "FUSE_DEPTH")
+             "FAMILY_CAP", "FAMILY_TOP", "FUSE_DEPTH")
     return {name: globals()[name] for name in names}
 
 
