@@ -147,13 +147,21 @@ def _scryfall(items: list, source: str) -> list[Card]:
             raise CardFileError(f"not a Scryfall card array: item {i} is a {str(item.get('object'))[:30]!r}",
                                 source=source)
         name = item["name"].strip()
-        if name in seen:
-            continue  # one card per name (a default_cards file has a printing per set)
-        seen.add(name)
         faces_raw = item.get("card_faces") if isinstance(item.get("card_faces"), list) else []
         faces = [Face(_text(f.get("name")).strip(), _text(f.get("type_line")), _text(f.get("oracle_text")),
                       _text(f.get("mana_cost")), _opt(f.get("power")), _opt(f.get("toughness")))
                  for f in faces_raw if isinstance(f, dict)]
+        if len(faces) > 1 and len({f.name for f in faces}) == 1 and name == " // ".join(f.name for f in faces):
+            # a reversible printing ("Ghalta, Primal Hunger // Ghalta, Primal Hunger": one card on both
+            # sides) is the card of that name, not a double-faced card: the corpus file holds 61
+            name, faces = faces[0].name, faces[:1]
+            item = {**item, "oracle_text": item.get("oracle_text") or faces[0].oracle_text,
+                    "type_line": item.get("type_line") or faces[0].type_line,
+                    "mana_cost": item.get("mana_cost") or faces[0].mana_cost,
+                    "power": item.get("power") or faces[0].power, "toughness": item.get("toughness") or faces[0].toughness}
+        if name in seen:
+            continue  # one card per name (a default_cards file has a printing per set)
+        seen.add(name)
         text = _text(item.get("oracle_text")) or "\n".join(f.oracle_text for f in faces if f.oracle_text)
         type_line = _text(item.get("type_line")) or " // ".join(f.type_line for f in faces if f.type_line)
         keywords = [k for k in item.get("keywords") or [] if isinstance(k, str)] if isinstance(

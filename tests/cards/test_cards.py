@@ -66,6 +66,18 @@ def test_the_three_shapes_read_to_the_same_cards(tmp_path):
     assert [(c.name, c.oracle_text, c.faces) for c in again.cards] == [(c.name, c.oracle_text, c.faces) for c in scryfall.cards]
 
 
+@pytest.mark.parametrize("order", [0, 1])
+def test_a_reversible_printing_is_the_card_of_its_name_not_a_double_faced_card(order):
+    side = {"name": "Brass Golem", "type_line": "Gadget — Golem", "oracle_text": "Gizmoproof", "mana_cost": "{3}"}
+    plain = {**side, "power": "3", "toughness": "3"}
+    reversible = {"name": "Brass Golem // Brass Golem", "type_line": None, "oracle_text": None, "mana_cost": None,
+                  "card_faces": [{**side, "power": "3", "toughness": "3"}, {**side, "power": "3", "toughness": "3"}]}
+    items = [plain, reversible] if order == 0 else [reversible, plain]
+    cards = card_files.parse_bytes(json.dumps(items).encode()).cards
+    assert [(c.name, c.type_line, c.oracle_text, c.faces, c.power) for c in cards] == \
+        [("Brass Golem", "Gadget — Golem", "Gizmoproof", [], "3")]
+
+
 @pytest.mark.parametrize("data, said", [
     (b"", "empty"),
     (gzip.compress(CARDS.read_bytes())[:200], "not a complete gzip file"),
