@@ -272,7 +272,7 @@ def link(card: Card, vocab: Vocabulary) -> Links:
     shapes: list[str] = []
     faces = [(f.type_line, plain_text(card, f.oracle_text)) for f in card.faces] or [(card.type_line, text)]
     for type_line, face_text in faces:
-        shapes += _shapes(type_line, face_text, abilities)
+        shapes += ability_shapes(type_line, face_text, abilities)
     links.shapes = list(dict.fromkeys(shapes))
     for kind in card_kinds(card):
         key = next(filter(None, (vocab.keys.concept_for(_key(label)) for label in KINDS[kind])), None)
@@ -310,7 +310,9 @@ def _is_spell(type_line: str) -> bool:
     return any(w.lower() in _SPELL_TYPES for w in re.findall(r"[A-Za-z]+", type_line.split("—")[0]))
 
 
-def _shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
+def ability_shapes(type_line: str, text: str, abilities: set[str]) -> list[str]:
+    """The shapes (:data:`SHAPES`) of a card's (or a face's) Oracle text, paragraph by paragraph, and
+    the rules it is subject to by what it is; ``abilities``: the keyword names a keyword line holds."""
     spell = _is_spell(type_line)
     card_types = [w.lower() for w in re.findall(r"[A-Za-z]+", (type_line or "").split("—")[0])]
     shapes = ["legend-rule"] if "legendary" in card_types and set(card_types) & set(_PERMANENT_TYPES) else []

@@ -123,7 +123,7 @@ def quoted_kinds(question: str, lang: str) -> dict[str, float]:
     an intervening "if", a reflexive trigger ...) of the card text ``question`` quotes, weighed as a
     named card's shapes are (:data:`kb.cards.recognise.WEIGHTS`); English only (the card linker
     reads English Oracle text)."""
-    from ..cards.link import SHAPES, _shapes
+    from ..cards.link import SHAPES, ability_shapes
     from ..cards.recognise import WEIGHTS
 
     if lang != "en":
@@ -131,7 +131,7 @@ def quoted_kinds(question: str, lang: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for m in _QUOTED.finditer(question):
         quote = next(g for g in m.groups() if g).strip()
-        for shape in _shapes("", quote[:1].upper() + quote[1:], set()):
+        for shape in ability_shapes("", quote[:1].upper() + quote[1:], set()):
             if shape not in _NOT_KINDS:
                 out.setdefault(SHAPES[shape], WEIGHTS["shape"])
     return out

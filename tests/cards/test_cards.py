@@ -164,11 +164,11 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     ("Creature", "Target creature gets +2/+2 until end of turn.", []),
 ])
 def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, text, finer):
-    from rulekb.kb.cards.link import SHAPES, _shapes
+    from rulekb.kb.cards.link import SHAPES, ability_shapes
 
     coarse = {"triggered", "activated", "static", "replacement", "continuous", "spell"}
     subject_to = {"legend-rule", "summoning-sickness", "illegal-target"}  # what a card is subject to: the test below
-    found = [shape for shape in _shapes(type_line, text, set()) if shape not in coarse | subject_to]
+    found = [shape for shape in ability_shapes(type_line, text, set()) if shape not in coarse | subject_to]
     assert found == finer and all(shape in SHAPES for shape in found)
 
 
@@ -198,9 +198,9 @@ def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, 
     ("Sorcery", "Destroy all creatures. They can't be regenerated.", []),  # no target: nothing to check
 ])
 def test_a_legend_a_creature_with_tap_in_a_cost_and_a_target_bring_the_rules_they_are_subject_to(type_line, text, subject_to):
-    from rulekb.kb.cards.link import SHAPES, _shapes
+    from rulekb.kb.cards.link import SHAPES, ability_shapes
 
-    found = [shape for shape in dict.fromkeys(_shapes(type_line, text, set()))
+    found = [shape for shape in dict.fromkeys(ability_shapes(type_line, text, set()))
              if shape in ("legend-rule", "summoning-sickness", "illegal-target")]
     assert found == subject_to
     assert SHAPES["legend-rule"] == "legend-rule" and SHAPES["summoning-sickness"] == "summoning-sickness-rule"
