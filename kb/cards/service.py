@@ -18,8 +18,9 @@ def _index(store):
 
 
 def card(store, name: str) -> dict:
-    """A card by its name, a face's, a legendary's short name or a near spelling: its Oracle text,
-    types, keywords, ability shapes and the rules that govern it."""
+    """A card by its name, a face's, a legendary's short name, its name's first word when no other
+    card's name begins so, or a near spelling: its Oracle text, types, keywords, ability shapes and
+    the rules that govern it. A word several cards' names begin with is :class:`NotFound` naming them."""
     from .names import norm
 
     searcher = _index(store)
@@ -31,6 +32,13 @@ def card(store, name: str) -> dict:
         raise NotFound(f"no card is named so ({len(text):,} characters): a card name is at most a few words")
     hit = cards.lookup(text)
     how = hit[1] if hit else None
+    if hit is None:  # a name's first word, or a short name several legends share
+        options = [cards.details(o)["name"] for o in cards.meanings(text)]
+        if len(options) == 1:
+            hit, how = cards.lookup(options[0]), "short name"
+        elif options:
+            shown = "; ".join(options[:6]) + (f"; and {len(options) - 6} more" if len(options) > 6 else "")
+            raise NotFound(f"{text[:80]!r} may be any of {len(options)} cards: {shown} (give the whole name)")
     index = hit[0] if hit else cards.near(text)
     if index is None:
         raise NotFound(f"no card named {text[:80]!r} (rulekb search finds cards in questions; names are Oracle's English names)")

@@ -299,6 +299,7 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
     assert [r["rule"] for r in data["rules"]] == ["702.1"] and data["rules"][0]["text"] == "Gizmoproof"
     assert service.card(kb[0], "Unwind")["name"] == "Wind // Unwind"
     assert service.card(kb[0], "Tinker")["how"] == "short name"
+    assert (service.card(kb[0], "Brass")["name"], service.card(kb[0], "Brass")["how"]) == ("Brass Golem", "short name")
     assert service.card(kb[0], "Bras Golemm")["how"] == "spelling"
     text = run_cli("card", "Tinker, Keeper of Springs", *where)
     assert text.returncode == 0 and "702.2" in text.stdout and "Clockwork" in text.stdout

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rulekb.kb import service
+from rulekb.kb.errors import NotFound
 
 pytestmark = pytest.mark.corpus
 NEWEST = "en/2026-01-16"
@@ -20,6 +21,9 @@ def test_real_cards_are_linked_to_their_rules(corpus_kb):
     angel = service.card(store, "Platinum Angel")
     assert {"702.9", "302.1", "301.7"} <= {r["rule"] for r in angel["rules"]}  # flying, creature, artifact
     assert "lose-the-game" in angel["mentions"]
+    with pytest.raises(NotFound, match="Atraxa, Praetors' Voice; Atraxa, Grand Unifier"):  # which Atraxa?
+        service.card(store, "Atraxa")
+    assert service.card(store, "Snapcaster")["name"] == "Snapcaster Mage"
     keranos = service.card(store, "Keranos")
     assert keranos["name"] == "Keranos, God of Storms" and keranos["how"] == "short name"
     assert {"legendary", "enchantment", "creature"} <= set(keranos["types"])
