@@ -190,12 +190,6 @@ def test_the_glossarys_finer_kinds_of_ability_are_read_from_the_text(type_line, 
     ("Creature — Human", "This creature can't be the target of spells your opponents control.", []),
     ("Creature — Human", "Whenever this creature becomes the target of a spell, draw a card.", []),
     ("Sorcery", "Destroy all creatures. They can't be regenerated.", []),  # no target: nothing to check
-    ("Instant", "This spell deals 3 damage to any target.", ["illegal-target"]),
-    ("Creature — Elf", "When this creature enters, return up to two target cards from your graveyard to your hand.",
-     ["illegal-target"]),
-    ("Creature — Human", "This creature can't be the target of spells your opponents control.", []),
-    ("Creature — Human", "Whenever this creature becomes the target of a spell, draw a card.", []),
-    ("Sorcery", "Destroy all creatures. They can't be regenerated.", []),  # no target: nothing to check
 ])
 def test_a_legend_a_creature_with_tap_in_a_cost_and_a_target_bring_the_rules_they_are_subject_to(type_line, text, subject_to):
     from rulekb.kb.cards.link import SHAPES, ability_shapes
