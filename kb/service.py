@@ -225,8 +225,18 @@ def newest_english(store) -> str:
     return default_us(english_rows(store))
 
 
-# the translators' files (XLIFF, TMX, TBX): their domain module imports its libraries when called
-from .translate.exchange.files import term_pairs, termbase, translation_memory, translation_xliff  # noqa: E402,F401
+# the translators' files (XLIFF, TMX, TBX): term_pairs, termbase, translation_memory and
+# translation_xliff of kb.translate.exchange.files, imported when first asked for (PEP 562): that
+# module imports kb.translate and kb.align, a fifth of the start of every other command
+_FILES = ("term_pairs", "termbase", "translation_memory", "translation_xliff")
+
+
+def __getattr__(name: str):
+    if name in _FILES:
+        from .translate.exchange import files
+
+        return getattr(files, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # -- building ---------------------------------------------------------------------------------

@@ -172,10 +172,36 @@ def _run(example: Example, env: dict, cwd: Path) -> None:
                 os.killpg(server.pid, signal.SIGKILL)
 
 
+def _embeddings_of_the_run(cache: Path) -> None:
+    """Into the example's own empty ``cache``, the sentence embeddings the run's cache holds
+    (``$RULEKB_CACHE/embeddings``, where the corpus build aligning the 2009 restructure put its
+    vectors: kb.align.agree), copied with SQLite's backup (the file is in WAL mode). The cache
+    is keyed by a digest of the model and the text, so an example prints the same with or
+    without it; without it, ``rulekb diff en/2009-05-01 en/2009-07-08`` embedded some 180 texts
+    again (15 s of CPU, 50 s of a loaded CI run). None there: nothing is copied."""
+    import sqlite3
+
+    from rulekb.kb.json_cache import cache_folder
+
+    for source in sorted(cache_folder("embeddings").glob("*.sqlite")):
+        (cache / "embeddings").mkdir(parents=True, exist_ok=True)
+        old = new = None
+        try:
+            old, new = sqlite3.connect(source, timeout=60), sqlite3.connect(cache / "embeddings" / source.name)
+            old.backup(new)
+        except sqlite3.Error:  # (a cache that cannot be read costs the example time, not correctness)
+            (cache / "embeddings" / source.name).unlink(missing_ok=True)
+        finally:
+            for db in (old, new):
+                if db is not None:
+                    db.close()
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.kind == "console"], ids=lambda e: e.id)
 def test_a_console_example_prints_what_the_page_shows(example, corpus_kb, corpus, tmp_path):
     store, _ = corpus_kb
+    _embeddings_of_the_run(tmp_path / "cache")
     _run(example, _environment(Path(store.location), corpus, tmp_path), _scratch(tmp_path, corpus))
 
 
