@@ -329,36 +329,6 @@ def test_the_cards_knowledge_ranks_its_rules_and_says_why(kb):
     assert any(hit.get("rule", "").startswith("702.1") for hit in only["results"][:3])
 
 
-_FIRST_WORD_CARDS = [  # invented: two legends sharing a short name, and a name whose first word is no card
-    {"name": "Orla, Keeper of Springs", "type_line": "Legendary Creature — Tinker", "text": "Whenever you wind a gadget, proliferate."},
-    {"name": "Orla, Warden of Cogs", "type_line": "Legendary Creature — Tinker", "text": "Gadgets you control have gizmoproof."},
-    {"name": "Sprocketmaster Golem", "type_line": "Creature — Golem", "text": "Trample"},
-    {"name": "Sprocketmaster Golem // Sprocketmaster Golem", "type_line": "Creature — Golem", "text": "Trample"},  # twice
-    {"name": "Brass Sprocket", "type_line": "Artifact — Gadget", "text": "Wind it twice each turn."},
-]
-
-
-@pytest.mark.parametrize("question, lower_names, named", [
-    ("When Sprocketmaster blocks, does it trample over?", True, [("Sprocketmaster Golem", "short name")]),
-    ("My Orla proliferates when I wind: do I choose?", True,
-     [("Orla, Keeper of Springs", "short name, by the question's words")]),
-    ("Does Orla stop a gadget?", True, []),  # both share nothing rare with it: which Orla is not said
-    ("Can I wind [Brass Sprocket] again? The Brass stays?", True, [("Brass Sprocket", "brackets")]),  # a word of it
-    ("Sprocketmaster est-il bloqué ?", False, []),  # a French sentence's first word is French first
-    ("Est-ce que Sprocketmaster est bloqué ?", False, [("Sprocketmaster Golem", "short name")]),
-])
-def test_a_names_first_word_or_a_shared_short_name_is_the_card_the_question_says(tmp_path, question, lower_names, named):
-    from rulekb.kb.cards import names as card_names
-    from rulekb.kb.cards.recognise import recognise
-
-    others = [{"name": f"Spare Part {n}", "type_line": "Artifact — Gadget", "text": "Wind it once."} for n in range(40)]
-    rows = [{**c, "slug": c["name"].lower().replace(" ", "-").replace(",", ""), "faces": []}
-            for c in _FIRST_WORD_CARDS + others]  # (rarity in the cards' text is what weighs a shared word)
-    card_names.write(tmp_path, rows, {})
-    found, _ = recognise(question, card_names.NameIndex(tmp_path), frozenset({"wind", "gadget", "does"}), lower_names)
-    assert [(f.name, f.how) for f in found] == named
-
-
 def test_unknown_cards_and_common_words_are_not_cards(kb):
     found = service.search(kb[0], "does [Not A Real Card] stop a gadget?")
     assert found["unknown_cards"] == ["Not A Real Card"] and found["cards"] == []
