@@ -81,9 +81,12 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
     shorts: dict[str, set[int]] = {}
     starts: dict[str, set[int]] = {}  # the first words of a name -> the cards whose name starts so
     firsts: dict[str, set[int]] = {}  # a short name, or the first word of a name -> the cards so shortened
+    df: dict[str, int] = {}  # a word of the cards' text (stems) -> how many cards use it
     with open(directory / DETAILS, "wb") as out:
         for row in rows:
             offset = out.tell()
+            for stem in stems(card_text(row)):
+                df[stem] = df.get(stem, 0) + 1
             out.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
             slugs[row["slug"]] = offset
             for name in [row["name"], *(f["name"] for f in row.get("faces", []))]:
@@ -100,10 +103,6 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
                 firsts.setdefault(norm(short), set()).add(offset)
     # a short name two legends share, a card's full name, or the first words of another card's name
     # ("Sundial" for "Sundial, Dawn Tyrant" and "Sundial of the Infinite") names none
-    df: dict[str, int] = {}
-    for row in rows:
-        for stem in stems(card_text(row)):
-            df[stem] = df.get(stem, 0) + 1
     for key, found in shorts.items():
         if len(found) == 1 and key not in names and not starts.get(key, set()) - found:
             names[key] = -1 - next(iter(found))  # negative: reached by a short name

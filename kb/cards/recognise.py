@@ -154,7 +154,7 @@ def _first_words(question: str, words, bare: list[str], found: list[Found], inde
             continue
         if not lower_names and not question[:start].rstrip()[-1:].strip(_OPENERS):
             continue
-        options = _one_per_front(index, index.meanings(key))
+        options = index.meanings(key)
         if not options:
             continue
         how = "short name"
@@ -168,15 +168,6 @@ def _first_words(question: str, words, bare: list[str], found: list[Found], inde
             options, how = [weight[0][1]], "short name, by the question's words"
         _add(found, index, options[0], how, w, (start, end))
         covered.append((start, end))
-
-
-def _one_per_front(index: NameIndex, options: list[int]) -> list[int]:
-    """One card per front face's name: the file holds a few cards twice, once with a second face
-    of the same name ("Blightsteel Colossus // Blightsteel Colossus"); the one-faced first."""
-    by_front: dict[str, int] = {}
-    for o in sorted(options, key=lambda o: " // " in index.details(o)["name"]):
-        by_front.setdefault(norm(index.details(o)["name"].split(" // ")[0]), o)
-    return list(by_front.values())
 
 
 _FIRST_WORD = 4  # a name's first word read alone: this long at least

@@ -33,12 +33,14 @@ def card(store, name: str) -> dict:
     hit = cards.lookup(text)
     how = hit[1] if hit else None
     if hit is None:  # a name's first word, or a short name several legends share
-        options = [cards.details(o)["name"] for o in cards.meanings(text)]
+        options = cards.meanings(text)
         if len(options) == 1:
-            hit, how = cards.lookup(options[0]), "short name"
+            how = "short name"
+            hit = (options[0], how)
         elif options:
-            shown = "; ".join(options[:6]) + (f"; and {len(options) - 6} more" if len(options) > 6 else "")
-            raise NotFound(f"{text[:80]!r} may be any of {len(options)} cards: {shown} (give the whole name)")
+            names = [cards.details(o)["name"] for o in options]
+            shown = "; ".join(names[:6]) + (f"; and {len(names) - 6} more" if len(names) > 6 else "")
+            raise NotFound(f"{text[:80]!r} may be any of {len(names)} cards: {shown} (give the whole name)")
     index = hit[0] if hit else cards.near(text)
     if index is None:
         raise NotFound(f"no card named {text[:80]!r} (rulekb search finds cards in questions; names are Oracle's English names)")

@@ -12,8 +12,6 @@ _FIRST_WORD_CARDS = [  # invented: two legends sharing a short name, and a name 
     {"name": "Orla, Warden of Cogs", "type_line": "Legendary Creature — Tinker",
      "text": "Gadgets you control have gizmoproof."},
     {"name": "Sprocketmaster Golem", "type_line": "Creature — Golem", "text": "Trample"},
-    {"name": "Sprocketmaster Golem // Sprocketmaster Golem", "type_line": "Creature — Golem",
-     "text": "Trample"},  # the same card again, as a reversible printing
     {"name": "Brass Sprocket", "type_line": "Artifact — Gadget", "text": "Wind it twice each turn."},
 ]
 
