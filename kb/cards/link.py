@@ -6,8 +6,9 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   "Tap and Untap" is two) in the newest English edition; found in the card's Oracle
   text with its reminder text and its own name taken out, whole words, case folded
   (an action also in its inflected forms: "sacrifices", "exiled"); an action word used
-  as a noun ("a +1/+1 counter", "two counters") is not the action. A file that lists a
-  card's keywords (Scryfall, MTGJSON) adds them.
+  as a noun ("a +1/+1 counter", "two counters") or naming a kind of ability ("counter target
+  activated ability") is not the action. A file that lists a card's keywords (Scryfall,
+  MTGJSON) adds them.
 - **Types**: each word of the type line that is a KB concept ("Legendary", "Artifact",
   "Creature", "Aura", "Equipment", "Vehicle" ...).
 - **Ability shapes**, per paragraph of Oracle text: triggered ("When", "Whenever",
@@ -40,7 +41,9 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   *Lose the Game*; "prevent that damage" names *Prevent*.
 
 A card's **governing rules** in an edition are the rules that define its keywords
-(the keyword's rule and its subrules' heading), its types and its shapes
+(the keyword's rule, its subrule "a" that says what the keyword is, and its concept's defining
+rules -- of the keyword's own sense where the glossary entry has several: "Counter" the action,
+701.6, not the marker, 122), its types and its shapes
 (``rk:definedBy`` of the concept); what it merely mentions is kept as a link to
 the concept, weighed least by search.
 """
@@ -147,6 +150,8 @@ class Vocabulary:
     concepts: dict[str, set[tuple[str, str]]]  # concept key -> its defining rules (edition id, number)
     keys: object  # kb.rdf.concepts.KeyIndex
     matcher: object  # kb.rdf.concepts.Matcher (English)
+    numbers: frozenset = frozenset()  # the edition's rule numbers
+    senses: dict = field(default_factory=dict)  # concept key -> the rules each numbered sense of its entry cites
     _forms: dict | None = None
     _firsts: dict | None = None
 
@@ -168,7 +173,8 @@ class Vocabulary:
             for name in names:
                 concept = keys.concept_for(_key(name))
                 found.setdefault(name.lower(), Keyword(name, kind, rule.number, concept))
-        return cls(edition.id, found, {k: c.defined_by for k, c in concepts.items()}, keys, matcher)
+        return cls(edition.id, found, {k: c.defined_by for k, c in concepts.items()}, keys, matcher,
+                   frozenset(r.number for r in edition.rules), _senses(edition, keys))
 
     @property
     def forms(self) -> dict[tuple[str, ...], Keyword]:
@@ -200,6 +206,18 @@ class Vocabulary:
         """The rules of this edition that define the concept ``key``."""
         return sorted(number for edition, number in self.concepts.get(key, ()) if edition == self.edition)
 
+    def keyword_rules(self, kw: Keyword) -> list[str]:
+        """The rules of this edition that define a keyword: its rule, the subrule that says what it
+        is ("701.6a To counter a spell or ability means ..."), and its concept's defining rules --
+        of the sense the glossary gives the keyword when the entry has several ("Counter: 1. To
+        cancel a spell ... See rule 701.6. 2. A marker ... See rule 122": not the marker's 122.1)."""
+        out = [kw.rule] + [n for n in (kw.rule + "a",) if n in self.numbers]
+        if kw.concept:
+            rules = self.rules_of(kw.concept)
+            sense = next((refs for refs in self.senses.get(kw.concept, ()) if _under(kw.rule, refs)), None)
+            out += [n for n in rules if sense is None or _under(n, sense)]
+        return list(dict.fromkeys(out))
+
 
 @dataclass
 class Links:
@@ -224,6 +242,32 @@ class Links:
         for key in self.mentions:
             out.setdefault(key, "mention")
         return out
+
+
+_SENSE = re.compile(r"(?:^|\n)\s*\d+\.\s")  # "1. To cancel a spell ... 2. A marker ..."
+
+
+def _senses(edition, keys) -> dict[str, list[set[str]]]:
+    """concept key -> the rules or sections each numbered sense of its glossary entry cites
+    (only entries of two senses or more that cite in more than one)."""
+    from rulekb.ingest.refs import cited_numbers
+
+    out: dict[str, list[set[str]]] = {}
+    for entry in edition.glossary:
+        parts = [p for p in _SENSE.split(entry.definition or "") if p.strip()]
+        cites = [set(cited_numbers(p)) for p in parts]
+        if len(parts) < 2 or sum(1 for c in cites if c) < 2:
+            continue
+        key = keys.concept_for(_key(entry.term))
+        if key:
+            out[key] = cites
+    return out
+
+
+def _under(number: str, refs) -> bool:
+    """Whether rule ``number`` is one of ``refs`` (rules or sections) or under one."""
+    return any(number == r or number.startswith(r + ".") or (number.startswith(r) and number[len(r):].isalpha())
+               for r in refs)
 
 
 def _key(name: str) -> str:
@@ -254,8 +298,11 @@ def link(card: Card, vocab: Vocabulary) -> Links:
             kw = forms.get(tuple(words[i:i + n]))
             if kw is None:
                 continue
-            if kw.name not in seen and not (kw.kind == "action" and i and _NOUN_BEFORE.match(words[i - 1])):
-                seen.add(kw.name)  # (an action word after "a", "two", "+1/+1" is the noun: "a +1/+1 counter")
+            # an action word after "a", "two", "+1/+1" is the noun ("a +1/+1 counter"); before "ability",
+            # the kind of ability ("counter target activated ability" activates nothing)
+            noun = kw.kind == "action" and ((i and _NOUN_BEFORE.match(words[i - 1])) or _kind_of_ability(words[i + n:i + n + 3]))
+            if kw.name not in seen and not noun:
+                seen.add(kw.name)
                 links.keywords.append(kw)
             break
     for name in card.keywords:  # the file's own list (Scryfall, MTGJSON)
@@ -282,6 +329,13 @@ def link(card: Card, vocab: Vocabulary) -> Links:
         have = set(links.concepts())
         links.mentions = sorted(set(vocab.matcher.mentions(text)) - have)
     return links
+
+
+def _kind_of_ability(after: list[str]) -> bool:
+    """Whether the words after an action word make it a kind of ability: "activated abilities",
+    "activated or triggered ability"."""
+    ability = ("ability", "abilities")
+    return bool(after) and (after[0] in ability or (len(after) == 3 and after[0] in ("or", "and") and after[2] in ability))
 
 
 def card_kinds(card: Card) -> list[str]:
@@ -386,8 +440,7 @@ def governing(links: Links, vocab: Vocabulary) -> list[tuple[str, str]]:
     its keywords' rules, its kind's (by its faces), its types', its shapes'."""
     out: dict[str, str] = {}
     for kw in links.keywords:
-        out.setdefault(kw.rule, f"keyword {kw.kind}: {kw.name}")
-        for number in vocab.rules_of(kw.concept) if kw.concept else []:
+        for number in vocab.keyword_rules(kw):
             out.setdefault(number, f"keyword {kw.kind}: {kw.name}")
     for key in links.kinds:
         for number in vocab.rules_of(key):

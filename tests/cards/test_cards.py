@@ -238,7 +238,7 @@ def test_the_build_writes_the_cards_graph_and_the_name_index(kb):
     assert service.cards_governed_count(store, EDITION, "702.1") == 2
     assert service.cards_governed_count(store, EDITION, "100.1") == 0
     governing = service.run(store, "card-rules", card="http://localhost:8000/card/brass-golem")
-    assert [r["number"] for r in governing] == ["702.1"] and governing[0]["why"] == "keyword"
+    assert [r["number"] for r in governing] == ["702.1", "702.1a"] and governing[0]["why"] == "keyword"  # (its "a": what it is)
     from rulekb.kb.search.home import index_dir
 
     assert (index_dir(store) / "cards.json").is_file()
@@ -290,7 +290,7 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
     where = ["--store", str(kb[0].root)]
     data = run_cli("card", "Brass Golem", *where, "--format", "json").json
     assert data["how"] == "name" and data["iri"].endswith("/card/brass-golem")
-    assert [r["rule"] for r in data["rules"]] == ["702.1"] and data["rules"][0]["text"] == "Gizmoproof"
+    assert [r["rule"] for r in data["rules"]] == ["702.1", "702.1a"] and data["rules"][0]["text"] == "Gizmoproof"
     assert service.card(kb[0], "Unwind")["name"] == "Wind // Unwind"
     assert service.card(kb[0], "Tinker")["how"] == "short name"
     assert (service.card(kb[0], "Brass")["name"], service.card(kb[0], "Brass")["how"]) == ("Brass Golem", "short name")

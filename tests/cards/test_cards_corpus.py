@@ -24,10 +24,14 @@ def test_real_cards_are_linked_to_their_rules(corpus_kb):
     with pytest.raises(NotFound, match="Atraxa, Praetors' Voice; Atraxa, Grand Unifier"):  # which Atraxa?
         service.card(store, "Atraxa")
     assert service.card(store, "Snapcaster")["name"] == "Snapcaster Mage"
+    with pytest.raises(NotFound, match="Lightning Bolt"):  # the first word of many names: not Blightning by spelling
+        service.card(store, "Lightning")
     keranos = service.card(store, "Keranos")
     assert keranos["name"] == "Keranos, God of Storms" and keranos["how"] == "short name"
     assert {"legendary", "enchantment", "creature"} <= set(keranos["types"])
     assert "triggered" in keranos["shapes"] and "continuous" in keranos["shapes"]
+    stifle = {r["rule"] for r in service.card(store, "Stifle")["rules"]}  # "Counter": the action's sense, not the marker's
+    assert {"701.6", "701.6a"} <= stifle and "122.1" not in stifle
     scales = service.card(store, "Hardened Scales")
     assert "replacement" in scales["shapes"] and "614.1" in {r["rule"] for r in scales["rules"]}
     # the finer kinds the glossary names lead to their own rules: 603.4, 603.7, 604.3, 605.1
