@@ -204,6 +204,18 @@ class NameIndex:
         firsts = self._read_firsts()
         return math.log(max(1, firsts.get("cards", 1)) / firsts.get("df", {}).get(stem, 1))
 
+    def beginning(self, words: str) -> list[int]:
+        """The cards whose name (or a face's) begins with ``words`` as whole words ("Lightning":
+        Lightning Bolt, Lightning Helix ...), in the order of their names."""
+        key = norm(words)
+        if not key:
+            return []
+        found = {}
+        for name, offset in self.names.items():
+            if offset >= 0 and name.startswith(key + " "):
+                found.setdefault(offset, name)
+        return sorted(found, key=found.get)
+
     def near(self, name: str, cutoff: float = 0.84) -> int | None:
         """The card whose name is nearest a misspelt ``name`` (difflib's ratio >= ``cutoff``)."""
         from difflib import SequenceMatcher

@@ -18,9 +18,10 @@ def _index(store):
 
 
 def card(store, name: str) -> dict:
-    """A card by its name, a face's, a legendary's short name, its name's first word when no other
+    """A card by its name, a face's, a legendary's short name, its name's first word(s) when no other
     card's name begins so, or a near spelling: its Oracle text, types, keywords, ability shapes and
-    the rules that govern it. A word several cards' names begin with is :class:`NotFound` naming them."""
+    the rules that govern it. Words several cards' names begin with are :class:`NotFound` naming them
+    ("Lightning": Lightning Bolt, Lightning Helix ..., not Blightning by its spelling)."""
     from .names import norm
 
     searcher = _index(store)
@@ -38,13 +39,23 @@ def card(store, name: str) -> dict:
             how = "short name"
             hit = (options[0], how)
         elif options:
-            names = [cards.details(o)["name"] for o in options]
-            shown = "; ".join(names[:6]) + (f"; and {len(names) - 6} more" if len(names) > 6 else "")
-            raise NotFound(f"{text[:80]!r} may be any of {len(names)} cards: {shown} (give the whole name)")
+            raise NotFound(_many(text, [cards.details(o)["name"] for o in options]))
+    if hit is None:  # the first words of several cards' names ("Lightning"), before a near spelling (Blightning)
+        begun = cards.beginning(text)
+        if len(begun) == 1:
+            hit = (begun[0], "first words")
+            how = hit[1]
+        elif begun:
+            raise NotFound(_many(text, [cards.details(o)["name"] for o in begun]))
     index = hit[0] if hit else cards.near(text)
     if index is None:
         raise NotFound(f"no card named {text[:80]!r} (rulekb search finds cards in questions; names are Oracle's English names)")
     return _answer(store, searcher, cards.details(index), how or "spelling", text)
+
+
+def _many(text: str, names: list[str]) -> str:
+    shown = "; ".join(names[:6]) + (f"; and {len(names) - 6} more" if len(names) > 6 else "")
+    return f"{text[:80]!r} may be any of {len(names)} cards: {shown} (give the whole name)"
 
 
 def card_by_slug(store, slug: str) -> dict | None:

@@ -36,3 +36,15 @@ def test_a_names_first_word_or_a_shared_short_name_is_the_card_the_question_says
     card_names.write(tmp_path, rows, {})
     found, _ = recognise(question, card_names.NameIndex(tmp_path), frozenset({"wind", "gadget", "does"}), lower_names)
     assert [(f.name, f.how) for f in found] == named
+
+
+def test_the_cards_a_names_first_words_begin(tmp_path):
+    from rulekb.kb.cards import names as card_names
+
+    rows = [{"name": n, "type_line": "Artifact", "text": "", "slug": n.lower().replace(" ", "-"), "faces": []}
+            for n in ("Spare Part", "Spare Part Two", "Spare Parts", "Sparkle Cog")]
+    card_names.write(tmp_path, rows, {})
+    index = card_names.NameIndex(tmp_path)
+    assert [index.details(o)["name"] for o in index.beginning("spare")] == ["Spare Part", "Spare Part Two", "Spare Parts"]
+    assert [index.details(o)["name"] for o in index.beginning("Spare Part")] == ["Spare Part Two"]  # whole words
+    assert index.beginning("Spark") == [] and index.beginning("  ") == []
