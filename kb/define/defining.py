@@ -9,7 +9,11 @@ the rule in it that states what the thing is:
    article aside, singular or plural) and its verb says what it is ("A
    permanent is ...", "Tokens are ...", "To cast a spell is ...", ""Attack"
    means ...", "Un sort est ...");
-2. else the first rule of the section whose text names the term;
+2. else the first rule of the section whose text names the term, of the rules as
+   such (``113.4``, not its subrules), unless a subrule before it opens on the term
+   ("113.3c Triggered abilities have a trigger condition ...": no verb says what
+   they are, but the rule is about them; "113.4 Some activated abilities and some
+   triggered abilities are mana abilities" only names them);
 3. else the rule that opens the section (its ``.1``), the section's general
    statement, for a section that does not name the term in words (a
    glossary entry "Ante" citing 407 "Ante" whose rules say "ante" -- tier 2;
@@ -42,7 +46,10 @@ _VERBS = (
 _QUOTED = re.compile(r'\b(?:word|term|keyword|refers? to(?: an?| the)?|mot|terme|référence à(?: une?| la| l\'| le)?)'
                      r'\s*"\s*([^"]{1,40}?)[\s,.]*"', re.IGNORECASE)
 _PASSIVE = re.compile(r"^\w+(?:ed|é|és|ée|ées)$")
-_DEFINE_VERB = {"is", "means", "est", "signifie"}  # "To cast a spell is ...", "Lancer un sort signifie ..."
+_DEFINE_VERB = {"is", "means", "est", "signifie"}
+# after a rule's opening subject, the verbs that make the rule about it: "Triggered abilities have a trigger
+# condition ...", "Static abilities do something all the time" (not "Creature subtypes are ...": a compound)
+_OPENING_VERBS = {(w,) for w in ("have", "has", "do", "does", "can", "may", "use", "uses", "ont", "a", "peut", "peuvent")}  # "To cast a spell is ...", "Lancer un sort signifie ..."
 
 
 def _words(text: str) -> list[str]:
@@ -111,6 +118,15 @@ def _text_words(text: str) -> tuple[str, ...]:
     return tuple(_words(text))
 
 
+def opens_with(text: str, forms: list[tuple[str, ...]]) -> bool:
+    """Does ``text`` open on the term as its subject (an article aside): "Triggered abilities have a
+    trigger condition and an effect" -- what the rule is about, though no verb says what it is."""
+    words = _text_words(text)
+    if words[:1] and words[0] in _ARTICLES:
+        words = words[1:]
+    return any(form and words[:len(form)] == form and words[len(form):len(form) + 1] in _OPENING_VERBS for form in forms)
+
+
 def mentions(text: str, forms: list[tuple[str, ...]]) -> bool:
     words = _text_words(text)
     for form in forms:
@@ -161,7 +177,11 @@ def defining_rules(index: SectionIndex, term: str, refs: list[str]) -> list[str]
     if not resolved and not found:
         for ref in sections:
             _, general = index.in_ref(ref)
-            hit = next((r.number for r in general if r.number[-1].isdigit() and mentions(r.text, forms)), None)
+            # the first rule that names it, of the rules as such ("302.1 ... cast a creature card"), or
+            # before it a subrule that opens on it ("113.3c Triggered abilities have ...", not "113.4 Some
+            # activated abilities and some triggered abilities are mana abilities")
+            hit = next((r.number for r in general if (r.number[-1].isdigit() and mentions(r.text, forms))
+                        or opens_with(r.text, forms)), None)
             hit = hit or next((r.number for r in general if mentions(r.text, forms)), None)
             hit = hit or next((r.number for r in general), None)
             if hit:

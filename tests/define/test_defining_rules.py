@@ -11,13 +11,16 @@ from rulekb.kb.define.defining import SectionIndex, defining_rules
 def _edition() -> Edition:
     ed = Edition("en/2030-05-05", "en", "2030-05-05", "Invented rules")
     ed.parts = [Heading("1", "Game Ideas"), Heading("4", "Places")]
-    ed.sections = [Heading("150", "Widgets"), Heading("151", "Gadgets"), Heading("400", "General"),
-                   Heading("401", "Shelf")]
+    ed.sections = [Heading("150", "Widgets"), Heading("151", "Gadgets"), Heading("152", "Hums"),
+                   Heading("400", "General"), Heading("401", "Shelf")]
     ed.rules = [
         Rule("150.1", "Use the widget reference when reading a widget's wording."),
         Rule("150.2", "A widget is a gadget that hums. Widgets can be tapped."),
         Rule("151.1", "Gadgets come in boxes."),
         Rule("151.2", "Some gadgets are loud gadgets, which whirr."),
+        Rule("152.1", "There are two kinds of hum:"),
+        Rule("152.1a", "Low hums have a pitch and a length."),
+        Rule("152.2", "Some low hums and some high hums are loud."),  # names it, a rule as such, after 152.1a
         Rule("400.1", "A place is somewhere a widget can sit during a game."),
         Rule("401.1", "The shelf starts out empty."),
         Rule("401.2", "To stash a widget is to put it on the shelf."),
@@ -29,6 +32,7 @@ def _edition() -> Edition:
         GlossaryEntry("Stash", "See rule 401.", ["401"]),
         GlossaryEntry("Gadget", "See rule 151.", ["151"]),
         GlossaryEntry("Hum", "See rule 150.2.", ["150.2"]),
+        GlossaryEntry("Low Hum", "A kind of hum. See rule 152.", ["152"]),
     ]
     return ed
 
@@ -41,6 +45,8 @@ def test_a_cited_section_resolves_to_its_defining_rule():
     assert defining_rules(index, "Stash", ["401"]) == ["401.2"]  # "To stash ... is"
     assert defining_rules(index, "Gadget", ["151"]) == ["151.1"]  # no defining sentence: the first that names it
     assert defining_rules(index, "Hum", ["150.2"]) == ["150.2"]  # a cited rule is kept as it is
+    # no defining sentence, and a subrule opens on it ("Triggered abilities have ..."): before a later rule naming it
+    assert defining_rules(index, "Low Hum", ["152"]) == ["152.1a"]
 
 
 def test_concepts_are_defined_by_the_rule_of_a_cited_section():
