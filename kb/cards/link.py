@@ -21,7 +21,8 @@ concepts its Oracle text names, each a concept of the KB (and through it, its ru
   ("When you do"), a leaves-the-battlefield ability ("When ... dies", "... leaves the
   battlefield": 603.6c, and 603.10's look back in time), last known information (an effect
   that exiles, sacrifices or destroys and uses "its power", "the sacrificed creature's power":
-  113.7a, and the rules that speak of it, 608.2h), a mana ability ("{T}: Add {G}", no target), a characteristic-defining
+  113.7a, and the rules that speak of it, 608.2h), a mana ability ("{T}: Add {G}", no target), a loyalty
+  ability (a loyalty cost: "+2: ...", "−5: ..."), a characteristic-defining
   ability (a permanent's static "power is equal to ...", "is every creature type"), a modal
   spell or ability ("Choose one —") and a prevention effect ("prevent ... damage").
   And the rules a card is subject to by what it is, named by the glossary too: a legendary
@@ -73,6 +74,7 @@ SHAPES = {  # shape -> the KB concept that names it
     "delayed": "delayed-triggered-ability",
     "reflexive": "reflexive-triggered-ability",
     "mana": "mana-ability",
+    "loyalty": "loyalty-ability",
     "characteristic-defining": "characteristic-defining-ability",
     "modal": "modal-mode",
     "prevention": "prevention-effect",
@@ -85,6 +87,7 @@ SHAPES = {  # shape -> the KB concept that names it
 SHAPE_WHY = {"replacement": "replacement effect", "continuous": "continuous effect", "prevention": "prevention effect",
              "intervening-if": "intervening 'if' clause", "delayed": "delayed triggered ability",
              "reflexive": "reflexive triggered ability", "modal": "modal spell or ability",
+             "loyalty": "loyalty ability (a loyalty cost: once a turn, as a sorcery)",
              "leaves-the-battlefield": "leaves-the-battlefield trigger",
              "last-known-information": "uses what an object it moved was (last known information)",
              "legend-rule": "legendary permanent (the legend rule)",
@@ -409,7 +412,9 @@ def _finer(line: str, sentences: list[str], spell: bool) -> list[str]:
     if _REFLEXIVE.search(line):
         out.append("reflexive")
     cost, colon, effect = line.partition(":")
-    loyalty = bool(_LOYALTY_COST.match(cost.strip()))  # "+1: Add {R}{R}{R}" is no mana ability (rule 605.1a)
+    loyalty = bool(colon and _LOYALTY_COST.match(cost.strip()))  # "+1: Add {R}{R}{R}" is no mana ability (605.1a)
+    if loyalty and not trigger:  # "+2: Create a Food token", "−5: ...": a loyalty ability (606)
+        out.append("loyalty")
     if (colon and not trigger and not loyalty and _ACTIVATED.match(line) and _ADDS_MANA.search(effect)
             and "target" not in effect.lower()) or (_TAPPED_FOR_MANA.match(line) and _ADDS_MANA.search(line)):
         out.append("mana")

@@ -145,7 +145,8 @@ def test_keywords_come_from_the_rules_list_and_shapes_from_the_text():
     ("Instant", "You may discard a card. When you do, this spell deals 3 damage to any target.", ["reflexive"]),
     ("Creature", "{T}: Add {G}.", ["mana"]),
     ("Creature", "{T}: Add {G}. This ability deals 1 damage to target player.", []),  # a target: no mana ability
-    ("Legendary Planeswalker", "+1: Add {R}{R}.", []),  # a loyalty ability: no mana ability
+    ("Legendary Planeswalker", "+1: Add {R}{R}.", ["loyalty"]),  # a loyalty ability: no mana ability
+    ("Legendary Planeswalker", "−3: Destroy target creature.\n0: Draw a card.", ["loyalty", "loyalty"]),
     ("Enchantment", "Whenever a player taps a land for mana, that player adds one mana of any type that land produced.",
      ["mana"]),
     ("Creature", "This creature's power and toughness are each equal to the number of cards in your hand.",
