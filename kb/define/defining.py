@@ -19,6 +19,10 @@ the rule in it that states what the thing is:
    glossary entry "Ante" citing 407 "Ante" whose rules say "ante" -- tier 2;
    "Legend" citing 205.4 -- already a rule).
 
+A cited rule that is only a title ("702.64. Absorb", "205.4. Supertypes") is kept, and
+its subrule that says what the term is joins it ("702.64a Absorb is a static ability
+...", "205.4d Any permanent with the supertype "legendary" ..."; not a list naming it).
+
 Parts ("section 4") are resolved like sections over every rule of the part,
 with tiers 2 and 3 read from the part's ``N00`` "General" section only.
 Tier 1 is tried over every cited section before tiers 2-3 are used for any,
@@ -93,18 +97,37 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
                         found.add(subject[:j])
                         break
                 break
+        phrases = _phrase_words(sentence)
+        phrases = phrases[len(phrases) - len(words):]  # (as ``words``: a leading article dropped)
         for i, word in enumerate(words):
-            # "... becomes an attacking creature", "Some continuous effects are replacement effects"
+            # "... becomes an attacking creature", "Some continuous effects are replacement effects": what
+            # follows, to the phrase's end ("... allows them to become artifact creatures" names no "artifact")
             if word == "become" or word == "becomes" or (word in ("are", "is") and words[:1] == ["some"]):
-                rest = words[i + 1 :]
-                if rest and rest[0] in _ARTICLES:
+                rest = phrases[i + 1:]
+                if rest and rest[0][0] in _ARTICLES:
                     rest = rest[1:]
-                found.update(tuple(rest[:k]) for k in range(1, min(len(rest), 4) + 1))
+                phrase = tuple(w for w, _ in rest[:4])
+                one_word = bool(rest) and (rest[0][1] or len(rest) == 1 or rest[1][0] in _PHRASE_ENDS)
+                found.update(phrase[:k] for k in range(1 if one_word else 2, len(phrase) + 1))
         for quoted in _QUOTED.findall(sentence.replace("“", '"').replace("”", '"').replace("«", '"').replace("»", '"')):
             found.add(tuple(_words(quoted)))  # Effects that use the word "instead" ...
         if words[:1] in (["to"], ["pour"]) and _DEFINE_VERB & set(words[2:10]):
             found.update(tuple(words[1 : 1 + k]) for k in range(1, 6))
     return frozenset(found)
+
+
+_PHRASE_ENDS = {"if", "when", "whenever", "and", "or", "that", "which", "with", "until", "unless", "as", "for", "in", "of",
+                "on", "under", "by", "from", "to", "while", "but", "even", "si", "et", "ou", "qui", "que", "avec"}
+
+
+def _phrase_words(sentence: str) -> list[tuple[str, bool]]:
+    """The sentence's words as :func:`_words` reads them, each with whether punctuation follows it."""
+    text = unicodedata.normalize("NFC", sentence).replace("’", "'")
+    out = []
+    for m in _WORD.finditer(text):
+        after = text[m.end():m.end() + 2].lstrip(" ")
+        out.append((_norm(m.group(0)), bool(after[:1]) and after[:1] in ",.;:!?)”\""))
+    return out
 
 
 def defines(text: str, forms: list[tuple[str, ...]]) -> bool:
@@ -136,6 +159,30 @@ def mentions(text: str, forms: list[tuple[str, ...]]) -> bool:
     return False
 
 
+def _under_title(index: "SectionIndex", ref: str, forms: list[tuple[str, ...]]) -> str | None:
+    """For a cited rule that is only a title ("702.64. Absorb", "205.4. Supertypes"), its subrule that
+    says what the term is: one that defines it or opens on it ("702.64a Absorb is a static ability"),
+    else the first that names it outside a list ("205.4c Any land with the supertype "basic" is a
+    basic land", not "205.4a ... The supertypes are basic, legendary, ongoing, snow, and world")."""
+    text = index.rules[ref].text.strip()
+    if not text or len(text.split()) > 6 or any(mark in text for mark in ".:;"):
+        return None
+    below = [r for r in index.by_section.get(ref.split(".", 1)[0], [])
+             if r.number.startswith(ref) and r.number[len(ref):].isalpha()]
+    return (next((r.number for r in below if defines(r.text, forms) or opens_with(r.text, forms)), None)
+            or next((r.number for r in below if mentions(r.text, forms) and not _listed(r.text, forms)), None))
+
+
+_LIST = re.compile(r"\w+, (?:\w+, )*(?:and|or) \w+")
+
+
+def _listed(text: str, forms: list[tuple[str, ...]]) -> bool:
+    """Whether the term is only named in an enumeration ("basic, legendary, ongoing, snow, and world")."""
+    items = [tuple(_words(m.group(0).replace(" and ", ", ").replace(" or ", ", ")))
+             for m in _LIST.finditer(unicodedata.normalize("NFC", text))]
+    return any(set(form) <= set(item) for item in items for form in forms if len(form) == 1)
+
+
 class SectionIndex:
     """An edition's rules by number, by section (``110``) and by part (``1``)."""
 
@@ -163,11 +210,17 @@ class SectionIndex:
 def defining_rules(index: SectionIndex, term: str, refs: list[str]) -> list[str]:
     """The numbers of the rules that define ``term`` among what its glossary
     entry cites (``refs``): cited rules as they are, cited sections resolved."""
-    found = [ref for ref in refs if ref in index.rules]
+    forms = term_forms(term)
+    found = []
+    for ref in refs:
+        if ref in index.rules:
+            found.append(ref)
+            below = _under_title(index, ref, forms)
+            if below:
+                found.append(below)
     sections = [ref for ref in refs if ref not in index.rules]
     if not sections:
         return found
-    forms = term_forms(term)
     resolved: list[str] = []
     for ref in sections:
         searched, _ = index.in_ref(ref)

@@ -11,7 +11,7 @@ from rulekb.kb.define.defining import SectionIndex, defining_rules
 def _edition() -> Edition:
     ed = Edition("en/2030-05-05", "en", "2030-05-05", "Invented rules")
     ed.parts = [Heading("1", "Game Ideas"), Heading("4", "Places")]
-    ed.sections = [Heading("150", "Widgets"), Heading("151", "Gadgets"), Heading("152", "Hums"),
+    ed.sections = [Heading("150", "Widgets"), Heading("151", "Gadgets"), Heading("152", "Hums"), Heading("153", "Doodads"), Heading("154", "Kinds"),
                    Heading("400", "General"), Heading("401", "Shelf")]
     ed.rules = [
         Rule("150.1", "Use the widget reference when reading a widget's wording."),
@@ -21,6 +21,13 @@ def _edition() -> Edition:
         Rule("152.1", "There are two kinds of hum:"),
         Rule("152.1a", "Low hums have a pitch and a length."),
         Rule("152.2", "Some low hums and some high hums are loud."),  # names it, a rule as such, after 152.1a
+        Rule("153.1", "A player may play a doodad card."),
+        Rule("153.2", "Some doodads have a switch which lets them become doodad widgets."),
+        Rule("154.1", "Kinds"),  # a title: its subrules say what each is
+        Rule("154.1a", "The kinds are plain, fancy, and odd."),
+        Rule("154.1b", "Any widget with the kind \u201cfancy\u201d is a fancy widget."),
+        Rule("154.2", "Whirring"),
+        Rule("154.2a", "Whirring is a static ability."),
         Rule("400.1", "A place is somewhere a widget can sit during a game."),
         Rule("401.1", "The shelf starts out empty."),
         Rule("401.2", "To stash a widget is to put it on the shelf."),
@@ -33,6 +40,9 @@ def _edition() -> Edition:
         GlossaryEntry("Gadget", "See rule 151.", ["151"]),
         GlossaryEntry("Hum", "See rule 150.2.", ["150.2"]),
         GlossaryEntry("Low Hum", "A kind of hum. See rule 152.", ["152"]),
+        GlossaryEntry("Doodad", "A card type. See rule 153.", ["153"]),
+        GlossaryEntry("Fancy", "A kind. See rule 154.1, \u201cKinds.\u201d", ["154.1"]),
+        GlossaryEntry("Whirring", "A keyword ability. See rule 154.2, \u201cWhirring.\u201d", ["154.2"]),
     ]
     return ed
 
@@ -47,6 +57,11 @@ def test_a_cited_section_resolves_to_its_defining_rule():
     assert defining_rules(index, "Hum", ["150.2"]) == ["150.2"]  # a cited rule is kept as it is
     # no defining sentence, and a subrule opens on it ("Triggered abilities have ..."): before a later rule naming it
     assert defining_rules(index, "Low Hum", ["152"]) == ["152.1a"]
+    # "... become doodad widgets" says what they become, a doodad widget, not what a doodad is
+    assert defining_rules(index, "Doodad", ["153"]) == ["153.1"]
+    # a cited rule that is only a title: and its subrule that says what the term is (not the list naming it)
+    assert defining_rules(index, "Whirring", ["154.2"]) == ["154.2", "154.2a"]
+    assert defining_rules(index, "Fancy", ["154.1"]) == ["154.1", "154.1b"]
 
 
 def test_concepts_are_defined_by_the_rule_of_a_cited_section():
