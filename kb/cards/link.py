@@ -154,7 +154,7 @@ class Vocabulary:
     keys: object  # kb.rdf.concepts.KeyIndex
     matcher: object  # kb.rdf.concepts.Matcher (English)
     numbers: frozenset = frozenset()  # the edition's rule numbers
-    senses: dict = field(default_factory=dict)  # concept key -> the rules each numbered sense of its entry cites
+    senses: dict = field(default_factory=dict)  # concept key -> (text, rules cited) of each numbered sense of its entry
     _forms: dict | None = None
     _firsts: dict | None = None
 
@@ -217,9 +217,17 @@ class Vocabulary:
         out = [kw.rule] + [n for n in (kw.rule + "a",) if n in self.numbers]
         if kw.concept:
             rules = self.rules_of(kw.concept)
-            sense = next((refs for refs in self.senses.get(kw.concept, ()) if _under(kw.rule, refs)), None)
+            sense = next((refs for _, refs in self.senses.get(kw.concept, ()) if _under(kw.rule, refs)), None)
             out += [n for n in rules if sense is None or _under(n, sense)]
         return list(dict.fromkeys(out))
+
+    def type_rules(self, key: str) -> list[str]:
+        """The rules of this edition that define a word of a type line, of the sense the glossary gives
+        it as a type where the entry has several ("Room: 1. A subsection of a dungeon card ... 2. An
+        enchantment subtype ...": the split cards' 709, not the dungeons' 309)."""
+        rules = self.rules_of(key)
+        sense = next((refs for text, refs in self.senses.get(key, ()) if _A_TYPE.search(text)), None)
+        return [n for n in rules if sense is None or _under(n, sense)] or rules
 
 
 @dataclass
@@ -250,8 +258,11 @@ class Links:
 _SENSE = re.compile(r"(?:^|\n)\s*\d+\.\s")  # "1. To cancel a spell ... 2. A marker ..."
 
 
-def _senses(edition, keys) -> dict[str, list[set[str]]]:
-    """concept key -> the rules or sections each numbered sense of its glossary entry cites
+_A_TYPE = re.compile(r"^\W*(?:an?|the)\s+(?:[\w-]+\s+)?(?:card type|subtype|supertype)\b", re.IGNORECASE)
+
+
+def _senses(edition, keys) -> dict[str, list[tuple[str, set[str]]]]:
+    """concept key -> (text, rules or sections cited) of each numbered sense of its glossary entry
     (only entries of two senses or more that cite in more than one)."""
     from rulekb.ingest.refs import cited_numbers
 
@@ -263,7 +274,7 @@ def _senses(edition, keys) -> dict[str, list[set[str]]]:
             continue
         key = keys.concept_for(_key(entry.term))
         if key:
-            out[key] = cites
+            out[key] = list(zip(parts, cites))
     return out
 
 
@@ -451,7 +462,7 @@ def governing(links: Links, vocab: Vocabulary) -> list[tuple[str, str]]:
         for number in vocab.rules_of(key):
             out.setdefault(number, f"kind of card: {key}")
     for key in links.types:
-        for number in vocab.rules_of(key):
+        for number in vocab.type_rules(key):
             out.setdefault(number, f"type: {key}")
     for shape in links.shapes:
         for number in vocab.rules_of(SHAPES[shape]):

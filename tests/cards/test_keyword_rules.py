@@ -54,3 +54,12 @@ def test_an_action_word_naming_a_kind_of_ability_is_not_the_action():
     for text, keywords in said.items():
         card = Card(name="Quiet Cog", mana_cost="{U}", type_line="Instant", oracle_text=text)
         assert [k.name for k in link(card, vocab).keywords] == keywords, text
+
+
+def test_a_type_word_with_two_senses_brings_the_rules_of_its_sense_as_a_type():
+    # "Nook": 1. a part of a maze (133), 2. a gadget subtype (320) -- a type line's "Nook" is the second
+    entry = GlossaryEntry("Nook", "1. A part of a maze. See rule 133, \u201cMazes.\u201d\n"
+                                  "2. A gadget subtype found on some cards. See rule 320.1.", ["133", "320.1"])
+    vocab = _vocab([entry], {"nook": {"133.1", "320.1"}})
+    assert vocab.type_rules("nook") == ["320.1"]
+    assert _vocab([], {"nook": {"133.1", "320.1"}}).type_rules("nook") == ["133.1", "320.1"]  # one sense: all
