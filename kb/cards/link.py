@@ -216,18 +216,16 @@ class Vocabulary:
         cancel a spell ... See rule 701.6. 2. A marker ... See rule 122": not the marker's 122.1)."""
         out = [kw.rule] + [n for n in (kw.rule + "a",) if n in self.numbers]
         if kw.concept:
-            rules = self.rules_of(kw.concept)
-            sense = next((refs for _, refs in self.senses.get(kw.concept, ()) if _under(kw.rule, refs)), None)
-            out += [n for n in rules if sense is None or _under(n, sense)]
+            sense = next((rules for _, refs, rules in self.senses.get(kw.concept, ()) if _under(kw.rule, refs)), None)
+            out += self.rules_of(kw.concept) if sense is None else sense
         return list(dict.fromkeys(out))
 
     def type_rules(self, key: str) -> list[str]:
         """The rules of this edition that define a word of a type line, of the sense the glossary gives
         it as a type where the entry has several ("Room: 1. A subsection of a dungeon card ... 2. An
         enchantment subtype ...": the split cards' 709, not the dungeons' 309)."""
-        rules = self.rules_of(key)
-        sense = next((refs for text, refs in self.senses.get(key, ()) if _A_TYPE.search(text)), None)
-        return [n for n in rules if sense is None or _under(n, sense)] or rules
+        sense = next((rules for text, _, rules in self.senses.get(key, ()) if _A_TYPE.search(text)), None)
+        return sense or self.rules_of(key)
 
 
 @dataclass
@@ -261,20 +259,26 @@ _SENSE = re.compile(r"(?:^|\n)\s*\d+\.\s")  # "1. To cancel a spell ... 2. A mar
 _A_TYPE = re.compile(r"^\W*(?:an?|the)\s+(?:[\w-]+\s+)?(?:card type|subtype|supertype)\b", re.IGNORECASE)
 
 
-def _senses(edition, keys) -> dict[str, list[tuple[str, set[str]]]]:
-    """concept key -> (text, rules or sections cited) of each numbered sense of its glossary entry
-    (only entries of two senses or more that cite in more than one)."""
+def _senses(edition, keys) -> dict[str, list[tuple[str, set[str], list[str]]]]:
+    """concept key -> (text, rules or sections cited, the rules defining the term among those) of
+    each numbered sense of its glossary entry (only entries of two senses or more that cite in more
+    than one), the cited sections resolved as the concepts' are (:func:`kb.define.defining.defining_rules`)."""
     from rulekb.ingest.refs import cited_numbers
 
-    out: dict[str, list[set[str]]] = {}
+    from ..define.defining import SectionIndex, defining_rules
+
+    out: dict[str, list] = {}
+    index = None
     for entry in edition.glossary:
         parts = [p for p in _SENSE.split(entry.definition or "") if p.strip()]
-        cites = [set(cited_numbers(p)) for p in parts]
+        cites = [cited_numbers(p) for p in parts]
         if len(parts) < 2 or sum(1 for c in cites if c) < 2:
             continue
         key = keys.concept_for(_key(entry.term))
         if key:
-            out[key] = list(zip(parts, cites))
+            index = index or SectionIndex(edition)
+            out[key] = [(text, set(refs), defining_rules(index, entry.term, refs) if refs else [])
+                        for text, refs in zip(parts, cites)]
     return out
 
 

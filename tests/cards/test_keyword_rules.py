@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from rulekb.ingest.model import GlossaryEntry
+from rulekb.ingest.model import Edition, GlossaryEntry, Heading, Rule
 from rulekb.kb.cards.link import Keyword, Vocabulary, _senses
 from rulekb.kb.rdf.concepts import KeyIndex
 
@@ -17,10 +17,15 @@ def _vocab(glossary: list[GlossaryEntry], defined: dict[str, set[str]]) -> Vocab
     concepts = {key: SimpleNamespace(key=key, labels={"en": [key.title()]}, defined_by={(ED, n) for n in numbers})
                 for key, numbers in defined.items()}
     keys = KeyIndex(concepts)
-    edition = SimpleNamespace(id=ED, glossary=glossary)
-    numbers = frozenset({"701.9", "701.9a", "701.9b", "133.1", "133.2", "702.4", "702.4a", "320.1"})
-    return Vocabulary(ED, {}, {k: c.defined_by for k, c in concepts.items()}, keys, None, numbers,
-                      _senses(edition, keys))
+    edition = Edition(ED, "en", "2041-01-01", "Invented rules")
+    edition.sections = [Heading(n, n) for n in ("133", "320", "701", "702")]
+    edition.rules = [Rule("701.9", "Wind"), Rule("701.9a", "To wind a gadget is to turn its key."),
+                     Rule("701.9b", "A wound gadget hums."), Rule("133.1", "A wind is a marker put on a clock."),
+                     Rule("133.2", "Winds stay."), Rule("702.4", "Haste"), Rule("702.4a", "Haste is a static ability."),
+                     Rule("320.1", "A nook is a gadget subtype."), Rule("133.3", "A nook is a part of a maze.")]
+    edition.glossary = glossary
+    return Vocabulary(ED, {}, {k: c.defined_by for k, c in concepts.items()}, keys, None,
+                      frozenset(r.number for r in edition.rules), _senses(edition, keys))
 
 
 def test_a_keyword_of_a_word_with_two_senses_brings_the_rules_of_its_own_sense():
