@@ -19,7 +19,7 @@ def test_real_cards_are_linked_to_their_rules(corpus_kb):
     ghalta = service.card(store, "Ghalta, Primal Hunger")  # the file has it twice, once as a reversible printing
     assert ghalta["name"] == "Ghalta, Primal Hunger" and not any(r["rule"].startswith("712.") for r in ghalta["rules"])
     angel = service.card(store, "Platinum Angel")
-    assert {"702.9", "302.1", "301.7"} <= {r["rule"] for r in angel["rules"]}  # flying, creature, artifact
+    assert {"702.9", "702.9a", "302.1", "301.1"} <= {r["rule"] for r in angel["rules"]}  # flying, creature, artifact
     assert "lose-the-game" in angel["mentions"]
     with pytest.raises(NotFound, match="Atraxa, Praetors' Voice; Atraxa, Grand Unifier"):  # which Atraxa?
         service.card(store, "Atraxa")
