@@ -1,4 +1,4 @@
-"""kb.store.shacl_or: the shapes' ``sh:or`` over bare ``sh:class`` members, answered in one
+"""kb.store.shacl_fast: the shapes' ``sh:or`` over bare ``sh:class`` members, answered in one
 lookup, reports what pyshacl's own ``sh:or`` reports -- each such constraint of
 ontology/shapes.ttl violated once here, beside values that conform (a subclass's instance
 among them) and ``sh:or`` constraints of other kinds, which pyshacl's own code still checks."""
@@ -78,6 +78,30 @@ def _results(report) -> list[tuple]:
     return sorted(out)
 
 
+def _as_it_comes(patch) -> None:
+    """pyshacl's own sh:or component and list of parameters, for the length of ``patch``."""
+    import pyshacl.shape
+    from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
+    from pyshacl.constraints.core.logical_constraints import SH_or, OrConstraintComponent
+
+    patch.setitem(CONSTRAINT_PARAMETERS_MAP, SH_or, OrConstraintComponent)
+    patch.setattr(pyshacl.shape, "CONSTRAINT_PARAMS", (ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP))
+
+
+def test_the_parameters_are_pyshacls_list_with_a_sets_in():
+    import pyshacl.shape
+    from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS
+
+    from rulekb.kb.store import shacl_fast
+
+    shacl_fast.install()
+    found, _ = pyshacl.shape.CONSTRAINT_PARAMS
+    assert found == ALL_CONSTRAINT_PARAMETERS and type(found.copy()) is list
+    assert all(p in found for p in ALL_CONSTRAINT_PARAMETERS)
+    assert rdflib.URIRef("http://www.w3.org/ns/shacl#class") in found
+    assert rdflib.URIRef("http://x/p") not in found and rdflib.Literal(str(SH["class"])) not in found
+
+
 def _validate(data):
     from rulekb.kb.store.validate import _validate_own
 
@@ -87,9 +111,9 @@ def _validate(data):
 
 def test_each_sh_or_of_classes_reports_what_pyshacl_reports(monkeypatch):
     from pyshacl.constraints import CONSTRAINT_PARAMETERS_MAP
-    from pyshacl.constraints.core.logical_constraints import SH_or, OrConstraintComponent
+    from pyshacl.constraints.core.logical_constraints import SH_or
 
-    from rulekb.kb.store import shacl_or
+    from rulekb.kb.store import shacl_fast as shacl_or
 
     data = rdflib.Graph().parse(data=DATA, format="turtle")
     conforms, report, _ = _validate(data)
@@ -99,9 +123,9 @@ def test_each_sh_or_of_classes_reports_what_pyshacl_reports(monkeypatch):
            if component == str(SH.OrConstraintComponent)}
     assert not conforms and ors == EXPECTED
 
-    with monkeypatch.context() as patch:  # pyshacl's own sh:or, as it comes
+    with monkeypatch.context() as patch:  # pyshacl's own sh:or and parameter list, as they come
+        _as_it_comes(patch)
         patch.setattr(shacl_or, "install", lambda: None)
-        patch.setitem(CONSTRAINT_PARAMETERS_MAP, SH_or, OrConstraintComponent)
         _, theirs, _ = _validate(data)
     assert ours == _results(theirs)
 
@@ -115,10 +139,9 @@ def test_each_sh_or_of_classes_reports_what_pyshacl_reports(monkeypatch):
 ])
 def test_any_sh_or_gives_the_results_pyshacl_gives(member, monkeypatch):
     from pyshacl import validate
-    from pyshacl.constraints import CONSTRAINT_PARAMETERS_MAP
-    from pyshacl.constraints.core.logical_constraints import SH_or, OrConstraintComponent
+    from pyshacl.constraints.core.logical_constraints import OrConstraintComponent
 
-    from rulekb.kb.store import shacl_or
+    from rulekb.kb.store import shacl_fast as shacl_or
 
     shape_graph = rdflib.Graph().parse(data=f"""
         @prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://x/> .
@@ -143,7 +166,7 @@ def test_any_sh_or_gives_the_results_pyshacl_gives(member, monkeypatch):
         ours = failing()
     assert bool(left) == ("sh:class ex:A ]" not in member and "ex:C ]" not in member)
     with monkeypatch.context() as patch:
-        patch.setitem(CONSTRAINT_PARAMETERS_MAP, SH_or, OrConstraintComponent)
+        _as_it_comes(patch)
         assert ours == failing()
     if "deactivated" in member:
         assert ours == []  # a deactivated member passes every value
