@@ -22,7 +22,7 @@ from rulekb.ingest import numbers
 from rulekb.ingest.model import Edition
 from rulekb.ingest.refs import find as find_rule_refs
 
-from ..align import align
+from ..lineage.cache import aligned
 
 _NUMBER = numbers.CITED
 _CUED = re.compile(
@@ -69,7 +69,7 @@ def citations(text: str, bare: bool = False) -> list[tuple[int, int, str, str]]:
 
 def check(text: str, old: Edition, new: Edition, bare: bool = False) -> list[Finding]:
     """Every citation of ``text`` (written against ``old``) and what it is in ``new``."""
-    alignment = align(old, new)
+    alignment = aligned(old, new)  # (kb.align's, read back when the two texts were aligned before)
     successors = alignment.successors(merges=True)
     by_old = {}  # the pair that leads to the successor (not a secondary half of a split)
     for pair in alignment.pairs:

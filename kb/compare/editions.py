@@ -11,10 +11,10 @@ from __future__ import annotations
 
 def diff_editions(older, newer, unchanged: bool = False) -> dict:
     """The ``rulekb diff`` JSON of two editions: the rule alignment and the term changes."""
-    from ..align import align
+    from ..lineage.cache import aligned
     from . import term_changes
 
-    data = align(older, newer).to_dict(unchanged=unchanged)
+    data = aligned(older, newer).to_dict(unchanged=unchanged)  # (kb.align's, read back when aligned before)
     data["term_changes"] = [change.to_dict() for change in term_changes(older, newer)]
     return data
 

@@ -41,6 +41,25 @@ def cached_lineages(editions: list[Edition], progress: Callable[[str], None] | N
     return found, False
 
 
+def aligned(old: Edition, new: Edition, cache: Path | None = None) -> Alignment:
+    """``kb.align.align(old, new)``, read back from the aligned pairs' cache when these two texts
+    were aligned before by the same code, else aligned and kept there: a build aligns every pair
+    of consecutive editions, so ``rulekb diff`` or ``cite-check`` of two of them after a build
+    reads the alignment instead of computing it (the 2009 restructure: about 5 s of CPU), and two
+    editions further apart are aligned once (a French text's base against the newest edition).
+    The key is each edition's own digest (two texts of one id, a re-publication, are two keys)."""
+    from ..align import align_profiles
+    from ..align.profile import build
+
+    folder = (cache or _cache_dir()) / "pairs"
+    path = folder / f"{_pair_key(digest([old]), digest([new]))}.json"
+    found = _read_pair(path, old.id, new.id)
+    if found is None:
+        found = align_profiles(build(old), build(new))
+        _write_pair(folder, path, found, PAIRS_KEEP)
+    return found
+
+
 PAIRS_KEEP = 1024  # aligned pairs kept: every consecutive pair of a corpus (about 250) several times over
 
 
@@ -52,7 +71,6 @@ def _pair_cache(editions: list[Edition], folder: Path) -> Callable:
     from ..align import align_profiles
 
     by_id = {e.id: e for e in editions}
-    code = code_digest("rulekb.kb.align")
     texts: dict[str, str] = {}
     written: list[bool] = []
 
@@ -62,23 +80,37 @@ def _pair_cache(editions: list[Edition], folder: Path) -> Callable:
         return texts[edition_id]
 
     def align(previous, profile):
-        key = hashlib.sha256(f"{code}\0{text_digest(previous.id)}\0{text_digest(profile.id)}".encode()).hexdigest()[:32]
-        path = folder / f"{key}.json"
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-            if raw["old"] == previous.id and raw["new"] == profile.id:
-                os.utime(path)
-                return Alignment(raw["old"], raw["new"], [_pair(p) for p in raw["pairs"]], raw["sections"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
+        path = folder / f"{_pair_key(text_digest(previous.id), text_digest(profile.id))}.json"
+        found = _read_pair(path, previous.id, profile.id)
+        if found is not None:
+            return found
         alignment = align_profiles(previous, profile)
-        write_json(folder, path, {"old": alignment.old, "new": alignment.new, "sections": alignment.sections,
-                                  "pairs": [_pair_json(p) for p in alignment.pairs]},
-                   keep=PAIRS_KEEP if not written else None)  # (pruned once a build, not at every pair)
+        _write_pair(folder, path, alignment, PAIRS_KEEP if not written else None)  # (pruned once a build, not at every pair)
         written.append(True)
         return alignment
 
     return align
+
+
+def _pair_key(old_digest: str, new_digest: str) -> str:
+    code = code_digest("rulekb.kb.align")
+    return hashlib.sha256(f"{code}\0{old_digest}\0{new_digest}".encode()).hexdigest()[:32]
+
+
+def _read_pair(path: Path, old_id: str, new_id: str) -> Alignment | None:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if raw["old"] == old_id and raw["new"] == new_id:
+            os.utime(path)
+            return Alignment(raw["old"], raw["new"], [_pair(p) for p in raw["pairs"]], raw["sections"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def _write_pair(folder: Path, path: Path, alignment: Alignment, keep: int | None) -> None:
+    write_json(folder, path, {"old": alignment.old, "new": alignment.new, "sections": alignment.sections,
+                              "pairs": [_pair_json(p) for p in alignment.pairs]}, keep=keep)
 
 
 def digest(editions: list[Edition]) -> str:

@@ -66,11 +66,11 @@ def through_base(fr: Edition, base: Edition, english: Edition, cache: FeatureCac
     translation's), each item's English number is carried to ``english`` through the
     base -> english alignment (``base_rule`` keeps the base number), rules removed since
     the base are no longer missing, and the rules whose English changed since are ``stale``."""
-    from ..align import align
+    from ..lineage.cache import aligned
     from .stale import stale_items
 
     base_of = {pair.new: pair.old for pair in align_translation(fr, base, cache) if pair.new}  # French -> English
-    alignment = alignment_of(base, english, set(base_of.values())) if alignment_of else align(base, english)
+    alignment = alignment_of(base, english, set(base_of.values())) if alignment_of else aligned(base, english)
     successors = alignment.successors(merges=False)
     data = translation_report(fr, base, base.id, cache)
     data["us_edition"] = english.id

@@ -253,11 +253,12 @@ def stored_alignment(store):
     """The ``alignment_of`` of :func:`kb.translate.drift.drift_report` for editions of the
     KB: base -> target as the stored lineages chain it
     (:func:`kb.rdf.translation.successor_alignment`, what the build's own report uses),
-    and :func:`kb.align.align` when the lineages hold neither edition."""
+    and :func:`kb.align.align` when the lineages hold neither edition (read back from the aligned
+    pairs' cache when the two texts were aligned before: kb.lineage.cache.aligned)."""
 
     def alignment_of(base, target, wanted):
-        from ..align import align
         from ..errors import KBError
+        from ..lineage.cache import aligned
         from ..rdf.translation import successor_alignment
 
         numbers = None
@@ -267,7 +268,7 @@ def stored_alignment(store):
             except KBError:  # no KB to read
                 numbers = None
         if numbers is None:
-            return align(base, target)
+            return aligned(base, target)
         return successor_alignment(numbers, base, target, wanted)
 
     return alignment_of

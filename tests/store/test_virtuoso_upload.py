@@ -109,7 +109,7 @@ def _graphs(url: str) -> set[str]:
 
 
 def _env(virtuoso, tmp_path, **extra) -> dict:
-    return {**os.environ, "RULEKB_CACHE": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data-home"),
+    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data-home"),  # (the run's caches, as other builds')
             "RULEKB_UPLOAD_BATCH_BYTES": SMALL, "RULEKB_UPLOAD_TIMEOUT": "3", **virtuoso.env, **extra}
 
 

@@ -19,8 +19,8 @@ from collections import Counter
 import pytest
 
 from rulekb.kb import service
-from rulekb.kb.align import align
 from rulekb.kb.align.model import MODIFIED
+from rulekb.kb.lineage.cache import aligned
 from rulekb.kb.translate.drift import drift_report
 from rulekb.kb.translate.from_kb import stored_alignment, translation_parts
 
@@ -55,7 +55,7 @@ def test_every_french_text_finds_through_the_lineages_what_the_aligner_finds(cor
         stored = Counter(row["kind"] for row in service.run(store, "translation-findings", edition=french))
         assert stored == Counter(i["kind"] for i in data["items"]), french
         if base.id not in aligned_with:  # (not setdefault: its argument, an alignment, would be computed every time)
-            aligned_with[base.id] = align(base, english)
+            aligned_with[base.id] = aligned(base, english)  # (kb.align's, read back when a run aligned them before)
         direct = aligned_with[base.id]
         before = drift_report(fr, english, base=base, alignment_of=lambda b, t, wanted: direct)
         lineage_kinds, aligner_kinds = Counter(i["kind"] for i in data["items"]), Counter(i["kind"] for i in before["items"])
