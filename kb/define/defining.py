@@ -50,10 +50,10 @@ _VERBS = (
 _QUOTED = re.compile(r'\b(?:word|term|keyword|refers? to(?: an?| the)?|mot|terme|référence à(?: une?| la| l\'| le)?)'
                      r'\s*"\s*([^"]{1,40}?)[\s,.]*"', re.IGNORECASE)
 _PASSIVE = re.compile(r"^\w+(?:ed|é|és|ée|ées)$")
-_DEFINE_VERB = {"is", "means", "est", "signifie"}
+_DEFINE_VERB = {"is", "means", "est", "signifie"}  # "To cast a spell is ...", "Lancer un sort signifie ..."
 # after a rule's opening subject, the verbs that make the rule about it: "Triggered abilities have a trigger
 # condition ...", "Static abilities do something all the time" (not "Creature subtypes are ...": a compound)
-_OPENING_VERBS = {(w,) for w in ("have", "has", "do", "does", "can", "may", "use", "uses", "ont", "a", "peut", "peuvent")}  # "To cast a spell is ...", "Lancer un sort signifie ..."
+_OPENING_VERBS = {(w,) for w in ("have", "has", "do", "does", "can", "may", "use", "uses", "ont", "a", "peut", "peuvent")}
 
 
 def _words(text: str) -> list[str]:
@@ -82,9 +82,10 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
     verb (an article aside), and after "To" for "To cast a spell is ..."."""
     found: set[tuple[str, ...]] = set()
     for sentence in _sentences(text):
-        words = _words(sentence)
-        if words and words[0] in _ARTICLES:
-            words = words[1:]
+        phrases = _phrase_words(sentence)  # each word, and whether punctuation follows it
+        if phrases and phrases[0][0] in _ARTICLES:
+            phrases = phrases[1:]
+        words = [w for w, _ in phrases]
         for i in range(1, min(len(words), 7)):
             verb = next((v for v in _VERBS if tuple(words[i : i + len(v)]) == v), None)
             if verb and _PASSIVE.search(" ".join(words[i + len(verb) : i + len(verb) + 1])):
@@ -97,8 +98,6 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
                         found.add(subject[:j])
                         break
                 break
-        phrases = _phrase_words(sentence)
-        phrases = phrases[len(phrases) - len(words):]  # (as ``words``: a leading article dropped)
         for i, word in enumerate(words):
             # "... becomes an attacking creature", "Some continuous effects are replacement effects": what
             # follows, to the phrase's end ("... allows them to become artifact creatures" names no "artifact")
