@@ -277,7 +277,7 @@ def _senses(edition, keys) -> dict[str, list[tuple[str, set[str], list[str]]]]:
         key = keys.concept_for(_key(entry.term))
         if key:
             index = index or SectionIndex(edition)
-            out[key] = [(text, set(refs), defining_rules(index, entry.term, refs) if refs else [])
+            out[key] = [(text, set(refs), defining_rules(index, entry.term, refs, text) if refs else [])
                         for text, refs in zip(parts, cites)]
     return out
 

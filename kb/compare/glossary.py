@@ -66,7 +66,7 @@ class Glossary:
         if self._index is None:
             self._index = SectionIndex(self._edition)
         term = self.entries[key][0]
-        found = defining_rules(self._index, term, self._refs.get(key, []))
+        found = defining_rules(self._index, term, self._refs.get(key, []), self.entries[key][1])
         if found:
             return found[0]
         forms = term_forms(term)

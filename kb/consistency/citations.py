@@ -22,18 +22,12 @@ import re
 
 from rulekb.ingest import numbers, refs
 
+from ..define.titles import by_title as _by_title
+from ..define.titles import norm, quoted, titles
+
 from .model import Finding
 
-_TITLE = re.compile(r"\s*,\s*[“\"]([^“”\"]{2,80}?)[,.;:]?[”\"]")
 _RANGE = re.compile(rf"({numbers.RULE})({numbers.LETTER})\s*[-–—]\s*(?:\1)?({numbers.LETTER})\b")
-_OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)
-MAX_TITLE = 80  # a rule whose whole text is shorter than this and has no full stop inside is a title
-
-
-def norm(title: str) -> str:
-    t = title.lower().replace("’", "'").replace("'s", "s")
-    t = re.sub(r"[^a-z0-9/ ]+", " ", t)
-    return " ".join(w for i, w in enumerate(t.split()) if i or w not in ("the", "a", "an"))
 
 
 def _singular(word: str) -> str:
@@ -42,17 +36,6 @@ def _singular(word: str) -> str:
 
 def _words(title: str) -> list[str]:
     return [_singular(w) for w in norm(title).split()]
-
-
-def titles(edition) -> dict[str, str]:
-    """Number -> title: parts, sections and the rules whose text is a title."""
-    out = {p.number: p.title for p in edition.parts}
-    out.update({s.number: s.title for s in edition.sections})
-    for rule in edition.rules:
-        text = rule.text.strip()
-        if text and len(text) < MAX_TITLE and not re.search(r"[.!?:]\s+\S", text) and not text.endswith("."):
-            out.setdefault(rule.number, text)
-    return out
 
 
 def _places(edition):
@@ -69,9 +52,7 @@ def check(edition, obsolete_terms: dict[str, str]) -> list[Finding]:
     """``obsolete_terms``: normalised term -> the glossary term as printed, for the
     terms the edition's glossary marks obsolete."""
     named = titles(edition)
-    by_title: dict[str, list[str]] = {}
-    for number, title in named.items():
-        by_title.setdefault(norm(title), []).append(number)
+    by_title = _by_title(named)
     rules = {r.number: r for r in edition.rules}
     known = set(named) | set(rules)
     out: list[Finding] = []
@@ -97,47 +78,45 @@ def _where(number: str) -> str:
 
 
 def _title(edition, place, text, citation, named, by_title, rules, obsolete_terms) -> list[Finding]:
-    m = _TITLE.match(text, citation.end)
-    if not m or len(citation.numbers) != 1:
+    said = quoted(text, citation)
+    if said is None:
         return []
-    number, quoted = citation.numbers[0], m.group(1).strip()
-    if not norm(quoted) or quoted.endswith(" "):
-        return []
+    number, quoted_title = citation.numbers[0], said
     out = []
-    term = obsolete_terms.get(norm(quoted)) or obsolete_terms.get(norm(named.get(number, "")))
+    term = obsolete_terms.get(norm(quoted_title)) or obsolete_terms.get(norm(named.get(number, "")))
     if term and not place.startswith("glossary: ") and number in named | rules.keys():
         out.append(Finding(
             "citation-obsolete", "inconsistency", (place, _where(number), f"glossary: {term}"),
             (text, _text_of(edition, number, named, rules), ""),
-            f"{citation.text} is cited as \"{quoted}\", a term the glossary marks obsolete",
+            f"{citation.text} is cited as \"{quoted_title}\", a term the glossary marks obsolete",
             f"the glossary of {edition.id} lists \"{term}\"; the rules still cite it by that name"))
     actual = named.get(number)
     if actual is None:
         if number not in rules:
             return out  # a dangling number: reported as such
-        others = [n for n in by_title.get(norm(quoted), []) if n != number]
+        others = [n for n in by_title.get(norm(quoted_title), []) if n != number]
         ancestors = {numbers.section_of(number), *(_ancestors(number))}
         if others and not ancestors & set(others):
-            out.append(_wrong(edition, place, text, citation, quoted, number, others, named, rules,
+            out.append(_wrong(edition, place, text, citation, quoted_title, number, others, named, rules,
                               f"rule {number} has no title of its own"))
         return out
-    if norm(actual) == norm(quoted):
+    if norm(actual) == norm(quoted_title):
         return out
-    others = [n for n in by_title.get(norm(quoted), []) if n != number]
+    others = [n for n in by_title.get(norm(quoted_title), []) if n != number]
     if others:
-        out.append(_wrong(edition, place, text, citation, quoted, number, others, named, rules,
+        out.append(_wrong(edition, place, text, citation, quoted_title, number, others, named, rules,
                           f"the title of {_where(number)} is \"{actual}\""))
         return out
-    a, q = _words(actual), _words(quoted)
+    a, q = _words(actual), _words(quoted_title)
     if sorted(a) == sorted(q):
         severity, how = "notice", "the same words in another order or number"
-    elif set(q) < set(a) or norm(actual).startswith(norm(quoted)):
+    elif set(q) < set(a) or norm(actual).startswith(norm(quoted_title)):
         severity, how = "notice", "a shortened title"
     else:
         severity, how = "inconsistency", "another title"
     out.append(Finding(
         "citation-title", severity, (place, _where(number)), (text, _text_of(edition, number, named, rules)),
-        f"{citation.text} is quoted as \"{quoted}\"; {_where(number)} is titled \"{actual}\"",
+        f"{citation.text} is quoted as \"{quoted_title}\"; {_where(number)} is titled \"{actual}\"",
         f"{how}: the quoted title is not the title {edition.id} gives {_where(number)}"))
     return out
 

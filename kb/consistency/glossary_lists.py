@@ -54,7 +54,7 @@ def check(edition, statements, texts: dict[str, str]) -> list[Finding]:
             continue
         place = f"glossary: {entry.term}"
         side_texts = {**texts, place: entry.definition}
-        for rule in defining_rules(index, entry.term, entry.refs):
+        for rule in defining_rules(index, entry.term, entry.refs, entry.definition):
             for g in gloss:
                 key = canonical_key(g.concept)
                 about = [st for st in by_rule.get(rule, ()) if canonical_key(st.concept) == key]

@@ -19,7 +19,7 @@ import re
 
 from rulekb.kb.define import sentences
 
-from .citations import norm, titles
+from ..define.titles import norm, titles
 from .model import Finding
 
 OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)

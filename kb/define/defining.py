@@ -38,6 +38,7 @@ from functools import lru_cache
 from rulekb.ingest import numbers
 
 from ..rdf.concept_keys import _OBSOLETE, _norm
+from . import titles
 
 _WORD = re.compile(r"[a-zà-ÿ0-9]+", re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "un", "une", "le", "la", "les", "l", "des"}
@@ -187,6 +188,8 @@ class SectionIndex:
 
     def __init__(self, edition):
         self.rules = {r.number: r for r in edition.rules}
+        self.named = titles.titles(edition)  # number -> title (kb.define.titles)
+        self.titled = titles.by_title(self.named)
         self.sections = {s.number for s in edition.sections}
         self.parts = {p.number for p in edition.parts}
         self.by_section: dict[str, list] = {}
@@ -206,9 +209,14 @@ class SectionIndex:
         return [], []
 
 
-def defining_rules(index: SectionIndex, term: str, refs: list[str]) -> list[str]:
+def defining_rules(index: SectionIndex, term: str, refs: list[str], text: str | None = None) -> list[str]:
     """The numbers of the rules that define ``term`` among what its glossary
-    entry cites (``refs``): cited rules as they are, cited sections resolved."""
+    entry cites (``refs``): cited rules as they are, cited sections resolved. With the entry's
+    ``text``, a citation quoting another rule's title is read as that rule ("See rule 702.62,
+    "Endure."": 701.63 Endure, not 702.62 Suspend; :func:`kb.define.titles.repointed`)."""
+    if text:
+        moved = titles.repointed(text, index.named, index.titled)
+        refs = list(dict.fromkeys(moved.get(ref, ref) for ref in refs))
     forms = term_forms(term)
     found = []
     for ref in refs:
@@ -259,7 +267,7 @@ def coverage(editions) -> dict:
             citing += bool(exists)
             direct = any(ref in index.rules for ref in entry.refs)
             cited_rule += direct
-            found = defining_rules(index, entry.term, entry.refs)
+            found = defining_rules(index, entry.term, entry.refs, entry.definition)
             defined += bool(found)
             if found:
                 forms = term_forms(entry.term)

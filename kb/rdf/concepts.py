@@ -66,7 +66,7 @@ def collect(editions: list[Edition]) -> dict[str, Concept]:
             concept.obsolete = bool(_OBSOLETE.search(entry.term))
             concept.entries.append((edition.id, entry.term))
             # a cited rule, or the rule of a cited section that defines the term (kb.define.defining)
-            concept.defined_by.update((edition.id, number) for number in defining_rules(index, entry.term, entry.refs))
+            concept.defined_by.update((edition.id, number) for number in defining_rules(index, entry.term, entry.refs, entry.definition))
     return concepts
 
 

@@ -32,6 +32,9 @@ def test_real_cards_are_linked_to_their_rules(corpus_kb):
     assert "triggered" in keranos["shapes"] and "continuous" in keranos["shapes"]
     stifle = {r["rule"] for r in service.card(store, "Stifle")["rules"]}  # "Counter": the action's sense, not the marker's
     assert {"701.6", "701.6a"} <= stifle and "122.1" not in stifle
+    # the glossary's Endure cites 702.62 (Suspend) and quotes "Endure": the rule it quotes, 701.63
+    krumar = {r["rule"] for r in service.card(store, "Krumar Initiate")["rules"]}
+    assert {"701.63", "701.63a"} <= krumar and "702.62" not in krumar
     scales = service.card(store, "Hardened Scales")
     assert "replacement" in scales["shapes"] and "614.1" in {r["rule"] for r in scales["rules"]}
     # the finer kinds the glossary names lead to their own rules: 603.4, 603.7, 604.3, 605.1

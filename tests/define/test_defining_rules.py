@@ -28,6 +28,8 @@ def _edition() -> Edition:
         Rule("154.1b", "Any widget with the kind \u201cfancy\u201d is a fancy widget."),
         Rule("154.2", "Whirring"),
         Rule("154.2a", "Whirring is a static ability."),
+        Rule("154.3", "Clanking"),
+        Rule("154.3a", "Clanking is a static ability that a gadget may have."),
         Rule("400.1", "A place is somewhere a widget can sit during a game."),
         Rule("401.1", "The shelf starts out empty."),
         Rule("401.2", "To stash a widget is to put it on the shelf."),
@@ -43,6 +45,8 @@ def _edition() -> Edition:
         GlossaryEntry("Doodad", "A card type. See rule 153.", ["153"]),
         GlossaryEntry("Fancy", "A kind. See rule 154.1, \u201cKinds.\u201d", ["154.1"]),
         GlossaryEntry("Whirring", "A keyword ability. See rule 154.2, \u201cWhirring.\u201d", ["154.2"]),
+        # cites Whirring's number and quotes Clanking's title (the 2025 glossary's Endure: 702.62, "Endure.")
+        GlossaryEntry("Clanking", "A keyword ability. See rule 154.2, \u201cClanking.\u201d", ["154.2"]),
     ]
     return ed
 
@@ -62,6 +66,19 @@ def test_a_cited_section_resolves_to_its_defining_rule():
     # a cited rule that is only a title: and its subrule that says what the term is (not the list naming it)
     assert defining_rules(index, "Whirring", ["154.2"]) == ["154.2", "154.2a"]
     assert defining_rules(index, "Fancy", ["154.1"]) == ["154.1", "154.1b"]
+
+
+def test_a_citation_quoting_another_rules_title_is_read_as_that_rule():
+    ed = _edition()
+    index = SectionIndex(ed)
+    entry = next(g for g in ed.glossary if g.term == "Clanking")
+    assert defining_rules(index, "Clanking", entry.refs) == ["154.2"]  # the number alone: Whirring's title
+    assert defining_rules(index, "Clanking", entry.refs, entry.definition) == ["154.3", "154.3a"]
+    # the quoted title is the cited rule's own, or no rule's: the citation stands
+    whirring = next(g for g in ed.glossary if g.term == "Whirring")
+    assert defining_rules(index, "Whirring", whirring.refs, whirring.definition) == ["154.2", "154.2a"]
+    assert defining_rules(index, "Clanking", ["154.2"], "See rule 154.2, \u201cRattling.\u201d") == ["154.2"]
+    assert concept_layer.collect([ed])["clanking"].defined_by == {(ed.id, "154.3"), (ed.id, "154.3a")}
 
 
 def test_concepts_are_defined_by_the_rule_of_a_cited_section():
@@ -84,6 +101,21 @@ def test_corpus_2011_sections_resolve(corpus):
     # every entry citing a rule or section that exists in the edition gets a defining rule
     missing = [g.term for g in ed.glossary if g.refs and not defining_rules(index, g.term, g.refs)]
     assert missing == []
+
+
+def test_corpus_glossary_citations_quoting_another_title(corpus):
+    """The 2026 glossary's "Endure ... See rule 702.62, "Endure."" (702.62 is Suspend) and the
+    2017 one's "Exert ... See rule 701.36, "Exert."" (701.36 is another action) define by the
+    rule whose title they quote."""
+    from rulekb.ingest.parse import parse_path
+
+    for name, term, wanted, printed in (("CR-2026-01-16.txt", "Endure", "701.63", "702.62"),
+                                        ("CR-2017-04-28.txt", "Exert", "701.37", "701.36")):
+        ed = parse_path(corpus / "en" / name).editions[0]
+        entry = next(g for g in ed.glossary if g.term == term)
+        assert entry.refs == [printed]  # the document as printed
+        found = defining_rules(SectionIndex(ed), term, entry.refs, entry.definition)
+        assert found[0] == wanted and printed not in found, (name, found)
 
 
 def test_french_texts_without_a_glossary_define_their_concepts():
