@@ -93,6 +93,10 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
                 break  # "The name of a card is printed ...", "Les terrains sont joués ...": not what it is
             if verb:
                 subject = tuple(words[:i])
+                said = _conditional(words[i + len(verb):]) if verb in _COPULAS else None
+                if said:  # "A static ability is a characteristic-defining ability if ...": says when it is the other
+                    found.add(said)
+                    break
                 found.add(subject)
                 for j, word in enumerate(subject[1:], 1):  # "The name of a card is ..."
                     if word in ("of", "for", "d", "de", "du"):
@@ -114,6 +118,22 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
         if words[:1] in (["to"], ["pour"]) and _DEFINE_VERB & set(words[2:10]):
             found.update(tuple(words[1 : 1 + k]) for k in range(1, 6))
     return frozenset(found)
+
+
+_COPULAS = {("is",), ("are",), ("est",), ("sont",)}
+_CONDITIONS = {"if", "when", "whenever", "si", "lorsque", "quand"}
+
+
+def _conditional(rest: list[str]) -> tuple[str, ...] | None:
+    """What "X is [a] Y if ..." says X is when a condition holds: Y (its first five words at most)."""
+    if rest and rest[0] in _ARTICLES:
+        rest = rest[1:]
+    for k, word in enumerate(rest[:6]):
+        if word in _CONDITIONS:
+            return tuple(rest[:k]) if k else None
+        if word in _PHRASE_ENDS:  # "... are game actions that happen automatically whenever ...": a definition
+            return None
+    return None
 
 
 _PHRASE_ENDS = {"if", "when", "whenever", "and", "or", "that", "which", "with", "until", "unless", "as", "for", "in", "of",

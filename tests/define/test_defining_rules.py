@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rulekb.ingest.model import Edition, GlossaryEntry, Heading, Rule
 from rulekb.kb.rdf import concepts as concept_layer
-from rulekb.kb.define.defining import SectionIndex, defining_rules
+from rulekb.kb.define.defining import SectionIndex, defines, defining_rules, term_forms
 
 
 def _edition() -> Edition:
@@ -79,6 +79,16 @@ def test_a_citation_quoting_another_rules_title_is_read_as_that_rule():
     assert defining_rules(index, "Whirring", whirring.refs, whirring.definition) == ["154.2", "154.2a"]
     assert defining_rules(index, "Clanking", ["154.2"], "See rule 154.2, \u201cRattling.\u201d") == ["154.2"]
     assert concept_layer.collect([ed])["clanking"].defined_by == {(ed.id, "154.3"), (ed.id, "154.3a")}
+
+
+def test_a_sentence_saying_when_a_thing_is_another_defines_the_other():
+    # 604.3a "A static ability is a characteristic-defining ability if ..." was a definition of Static Ability
+    text = "A quiet widget is a humming widget if it meets the following criteria: it hums."
+    assert not defines(text, term_forms("Quiet Widget")) and defines(text, term_forms("Humming Widget"))
+    # a relative clause before the condition is part of what the thing is
+    text = "Widget actions are game actions that happen automatically whenever a widget hums."
+    assert defines(text, term_forms("Widget Actions"))
+    assert defines("Un gadget est un objet qui bourdonne.", term_forms("gadget"))
 
 
 def test_concepts_are_defined_by_the_rule_of_a_cited_section():
