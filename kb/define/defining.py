@@ -93,6 +93,8 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
                 break  # "The name of a card is printed ...", "Les terrains sont joués ...": not what it is
             if verb:
                 subject = tuple(words[:i])
+                if verb in _COPULAS and words[i + len(verb):i + len(verb) + 2] in (["the", "only"], ["le", "seul"], ["la", "seule"]):
+                    break  # "An activated ability is the only kind of ability that can be activated": not what it is
                 said = _conditional(words[i + len(verb):]) if verb in _COPULAS else None
                 if said:  # "A static ability is a characteristic-defining ability if ...": says when it is the other
                     found.add(said)

@@ -89,6 +89,8 @@ def test_a_sentence_saying_when_a_thing_is_another_defines_the_other():
     text = "Widget actions are game actions that happen automatically whenever a widget hums."
     assert defines(text, term_forms("Widget Actions"))
     assert defines("Un gadget est un objet qui bourdonne.", term_forms("gadget"))
+    # "An activated ability is the only kind of ability that can be activated": what only it does
+    assert not defines("A loud gadget is the only kind of gadget that can whirr.", term_forms("Loud Gadget"))
 
 
 def test_concepts_are_defined_by_the_rule_of_a_cited_section():
