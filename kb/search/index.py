@@ -19,7 +19,6 @@ the editions (language, date, partial), the concepts' labels, the base IRI.
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -52,7 +51,10 @@ def write(directory: Path, docs, meta: dict) -> dict:
     (directory / "tantivy").mkdir(parents=True, exist_ok=False)
     index = tantivy.Index(schema(), path=str(directory / "tantivy"), reuse=False)
     analysis.register(index)
-    writer = index.writer(heap_size=200_000_000, num_threads=max(1, min(4, os.cpu_count() or 1)))
+    # one thread: documents keep the order they are added in, so documents of equal score (a
+    # concept's mentions, scored alike) rank in the same order after every build of the same KB;
+    # with several threads, which segment a document landed in, and so ties, changed per build
+    writer = index.writer(heap_size=200_000_000, num_threads=1)
     count = rules = 0
     for doc in docs:
         writer.add_document(_document(doc))
