@@ -157,7 +157,8 @@ def _digest(file_digest: str, edition, concepts: dict) -> str:
     from ..json_cache import code_digest
 
     h = hashlib.sha256(file_digest.encode())
-    h.update(code_digest("rulekb.kb.cards").encode())
+    # the links are made by this package, the definitions (kb.define) and the label matcher (kb.rdf)
+    h.update(code_digest("rulekb.kb.cards", "rulekb.kb.define", "rulekb.kb.rdf").encode())
     h.update(edition.id.encode())
     for rule in edition.rules:
         h.update(f"\x1e{rule.number}\x1f{rule.text}".encode("utf-8", "surrogatepass"))

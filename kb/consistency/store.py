@@ -22,7 +22,6 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator
-from importlib import resources
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -159,9 +158,6 @@ def _digest(edition, result, code: str) -> str:
 
 
 def _code_digest() -> str:
-    h = hashlib.sha256()
-    for package in ("rulekb.kb.consistency", "rulekb.kb.compare", "rulekb.kb.define"):
-        for module in sorted(resources.files(package).iterdir(), key=lambda f: f.name):
-            if module.name.endswith(".py"):
-                h.update(f"{package}/{module.name}".encode() + b"\0" + module.read_bytes())
-    return h.hexdigest()
+    from ..json_cache import code_digest
+
+    return code_digest("rulekb.kb.consistency", "rulekb.kb.compare", "rulekb.kb.define")

@@ -19,6 +19,9 @@ MIN_LABEL = 3  # "X" and "AP" would match everywhere
 
 # words whose final s is not a plural
 _NOT_PLURAL = frozenset({"plains", "status", "dies", "becomes", "monstrous", "poisonous", "ravenous", "ones"})
+# ... and whose crude singular is another word: "dies" is the verb, "die" the dice of 706 and 901
+# (read as "dies", 25 rules of the 2026 edition mentioned a creature dying)
+_NOT_SINGULAR = frozenset({"dies"})
 
 
 @lru_cache(maxsize=1 << 16)  # a term recurs in every edition's glossary (62,000 entries, a few thousand terms)
@@ -47,6 +50,8 @@ def _norm(word: str) -> str:
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    if w in _NOT_SINGULAR:
+        return w
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
     if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):

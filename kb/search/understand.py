@@ -67,7 +67,8 @@ NOUNS = {
            "controlled": "controller", "attacks": "attacking creature", "blocks": "blocking creature",
            "targets": "target", "targeted": "target", "sacrificed": "sacrifice", "exiled": "exile",
            "discarded": "discard", "destroyed": "destroy", "countered": "counter", "tapped": "tap",
-           "untapped": "untap", "copied": "copy", "milled": "mill", "scry": "scry", "won": "win"},
+           "untapped": "untap", "copied": "copy", "milled": "mill", "scry": "scry", "won": "win",
+           "die": "dies", "died": "dies"},
     "fr": {"possède": "propriétaire", "contrôle": "contrôleur", "contrôlé": "contrôleur"},
 }
 

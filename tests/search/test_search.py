@@ -128,6 +128,25 @@ def test_the_label_index_takes_the_longest_label_at_each_word():
     assert index.mentions("") == frozenset()
 
 
+def test_a_die_rolled_is_no_creature_dying():
+    from rulekb.kb.rdf.concept_keys import LabelIndex
+
+    index = LabelIndex([("dies", "Dies"), ("planar-die", "Planar Die"), ("ability", "Ability")])
+    assert index.mentions("Whenever another creature dies, you gain 1 life.") == {"dies"}
+    # "dies" is not the plural of "die": the dice of 706 and 901 mentioned a creature dying
+    assert index.mentions("To roll a die, a player rolls a six-sided die; the die roll is its result.") == frozenset()
+    assert index.mentions("rolling the planar die is a special action") == {"planar-die"}
+    assert index.mentions("Abilities") == {"ability"}  # other plurals fold as before
+
+
+def test_a_question_asking_whether_a_creature_dies_names_dying():
+    from rulekb.kb.search.understand import LabelMatcher, understand
+
+    matcher = LabelMatcher({"dies": ["Dies"], "damage": ["Damage"]})
+    for question in ("My 2/2 is dealt 3 damage. Does it die?", "it died before the trigger", "when my bear dies"):
+        assert "dies" in understand(question, "en", matcher).concepts, question
+
+
 def test_snippets_mark_the_matched_words_and_merge_neighbours():
     marked = snippet("The wind step comes first. Then the spin step.", {"wind", "step"}, "en")
     assert marked == "The **wind step** comes first. Then the spin **step**."
