@@ -59,9 +59,14 @@ def _norm(word: str) -> str:
     return w
 
 
+# a French elided article or pronoun before a word: "l'exil", "d'endurance", "qu'un" (the word
+# pattern keeps an apostrophe inside a word, for English "player's" and "don't")
+_CLITIC = re.compile(r"^(?:l|d|qu|s|n|j|m|t|c|jusqu|lorsqu|puisqu|quoiqu)['’](?=[a-zà-ÿ])", re.IGNORECASE)
+
+
 def words(text: str) -> list[str]:
-    """A text's words as labels are matched: lower case, crude singular."""
-    return [_norm(w) for w in _WORD.findall(text)]
+    """A text's words as labels are matched: lower case, crude singular, French elisions off."""
+    return [_norm(_CLITIC.sub("", w)) for w in _WORD.findall(text)]
 
 
 class LabelIndex:

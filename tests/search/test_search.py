@@ -139,6 +139,15 @@ def test_a_die_rolled_is_no_creature_dying():
     assert index.mentions("Abilities") == {"ability"}  # other plurals fold as before
 
 
+def test_french_elided_articles_do_not_hide_a_label():
+    from rulekb.kb.rdf.concept_keys import LabelIndex
+
+    index = LabelIndex([("toughness", "endurance"), ("exile", "exil"), ("object", "objet"), ("player", "Player")])
+    assert index.mentions("une créature avec 0 d'endurance") == {"toughness"}
+    assert index.mentions("l’objet va en exil, jusqu'à l'exil") == {"object", "exile"}
+    assert index.mentions("the player's turn; don't") == {"player"}  # English apostrophes as before
+
+
 def test_a_question_asking_whether_a_creature_dies_names_dying():
     from rulekb.kb.search.understand import LabelMatcher, understand
 
