@@ -78,10 +78,10 @@ def _where(number: str) -> str:
 
 
 def _title(edition, place, text, citation, named, by_title, rules, obsolete_terms) -> list[Finding]:
-    said = quoted(text, citation)
-    if said is None:
+    quoted_title = quoted(text, citation)
+    if quoted_title is None:
         return []
-    number, quoted_title = citation.numbers[0], said
+    number = citation.numbers[0]
     out = []
     term = obsolete_terms.get(norm(quoted_title)) or obsolete_terms.get(norm(named.get(number, "")))
     if term and not place.startswith("glossary: ") and number in named | rules.keys():

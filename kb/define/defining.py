@@ -93,12 +93,14 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
                 break  # "The name of a card is printed ...", "Les terrains sont joués ...": not what it is
             if verb:
                 subject = tuple(words[:i])
-                if verb in _COPULAS and words[i + len(verb):i + len(verb) + 2] in (["the", "only"], ["le", "seul"], ["la", "seule"]):
-                    break  # "An activated ability is the only kind of ability that can be activated": not what it is
-                said = _conditional(words[i + len(verb):]) if verb in _COPULAS else None
-                if said:  # "A static ability is a characteristic-defining ability if ...": says when it is the other
-                    found.add(said)
-                    break
+                if verb in _COPULAS:
+                    rest = words[i + len(verb):]
+                    if rest[:2] in _ONLY:
+                        break  # "An activated ability is the only kind of ability that can be activated": not what it is
+                    said = _conditional(rest)
+                    if said:  # "A static ability is a characteristic-defining ability if ...": says when it is the other
+                        found.add(said)
+                        break
                 found.add(subject)
                 for j, word in enumerate(subject[1:], 1):  # "The name of a card is ..."
                     if word in ("of", "for", "d", "de", "du"):
@@ -123,6 +125,7 @@ def defined_subjects(text: str) -> frozenset[tuple[str, ...]]:
 
 
 _COPULAS = {("is",), ("are",), ("est",), ("sont",)}
+_ONLY = (["the", "only"], ["le", "seul"], ["la", "seule"])
 _CONDITIONS = {"if", "when", "whenever", "si", "lorsque", "quand"}
 
 

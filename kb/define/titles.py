@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from rulekb.ingest import refs
+
 QUOTED = re.compile(r"\s*,\s*[“\"]([^“”\"]{2,80}?)[,.;:]?[”\"]")
 MAX_TITLE = 80  # a rule whose whole text is shorter than this and has no full stop inside is a title
 
@@ -48,14 +50,12 @@ def quoted(text: str, citation) -> str | None:
     if not m or len(citation.numbers) != 1:
         return None
     title = m.group(1).strip()
-    return title if norm(title) and not title.endswith(" ") else None
+    return title if norm(title) else None
 
 
 def repointed(text: str, named: dict[str, str], titled: dict[str, list[str]]) -> dict[str, str]:
     """Cited number -> the one number whose title the citation quotes instead of its own
     (``named``: :func:`titles`, ``titled``: :func:`by_title` of the same edition)."""
-    from rulekb.ingest import refs
-
     out: dict[str, str] = {}
     for citation in refs.find(text or ""):
         title = quoted(text, citation)
