@@ -57,7 +57,7 @@ class Searcher:
         from .understand import LabelMatcher
 
         concepts = self.meta["concepts"]
-        return {lang: LabelMatcher({key: row["labels"].get(lang, []) for key, row in concepts.items()})
+        return {lang: LabelMatcher({key: row["labels"].get(lang, []) for key, row in concepts.items()}, lang)
                 for lang in analysis.LANGS}
 
     @cached_property

@@ -72,6 +72,9 @@ NOUNS = {
     "fr": {"possède": "propriétaire", "contrôle": "contrôleur", "contrôlé": "contrôleur"},
 }
 
+# before a verb of :data:`NOUNS`, a possessive makes it another word: "my own turn" is no owner
+POSSESSIVES = {"en": {"my", "your", "his", "her", "its", "our", "their"}}
+
 QUESTION_WORDS = {
     "en": set("""can could may might must should would will shall does do did doing done what whats when
         where which who whom whose why how happens happen happened happening if is are am was were be been
@@ -92,8 +95,12 @@ class LabelMatcher(LabelIndex):
     :class:`~kb.rdf.concept_keys.LabelIndex`) over the labels the index keeps, without
     importing the RDF layers (a cold ``rulekb search`` stays fast)."""
 
-    def __init__(self, labels: dict[str, list[str]]):  # concept key -> labels of one language
-        super().__init__((key, label) for key, names in labels.items() for label in names)
+    def __init__(self, labels: dict[str, list[str]], lang: str = "en"):  # concept key -> labels of one language
+        # a label that is only a question word is not read in a question: "a card of mine" is no
+        # Mine (the land type), "could I ...?" no glossary "Could"
+        asked = QUESTION_WORDS.get(lang, set())
+        super().__init__((key, label) for key, names in labels.items() for label in names
+                         if not all(w in asked for w in label.lower().split()))
 
 
 @dataclass
@@ -194,7 +201,8 @@ def understand(text: str, lang: str, matcher=None, renames: dict | None = None) 
     u.era_terms = era
     if matcher is not None:
         nouns = NOUNS.get(lang, {})
-        extra = " ".join(nouns[w.lower()] for w in words if w.lower() in nouns)
+        extra = " ".join(nouns[w.lower()] for i, w in enumerate(words) if w.lower() in nouns
+                         and not (i and words[i - 1].lower() in POSSESSIVES.get(lang, ())))
         found = sorted(matcher.mentions(rest) | (matcher.mentions(extra) if extra else frozenset()))
         renames = renames or {}
         back = {new: old for old, new in renames.items()}

@@ -156,6 +156,21 @@ def test_a_question_asking_whether_a_creature_dies_names_dying():
         assert "dies" in understand(question, "en", matcher).concepts, question
 
 
+def test_a_question_word_names_no_concept_and_my_own_is_no_owner():
+    from rulekb.kb.search.understand import LabelMatcher, understand
+
+    # "Mine" (a land type) and "Could" are labels the KB has; in a question they are the asker's words
+    matcher = LabelMatcher({"mine": ["mine"], "could": ["Could"], "owner": ["Owner"], "creature": ["Creature"],
+                            "token": ["Token"]})
+    assert understand("can one creature of mine wear two tokens?", "en", matcher).concepts == ["creature", "token"]
+    assert understand("could I sacrifice it?", "en", matcher).concepts == []
+    # "own" names the owner as a verb, not after a possessive ("my own turn", "their own creature")
+    assert understand("who owns a token?", "en", matcher).concepts == ["owner", "token"]
+    assert understand("do I own the creature?", "en", matcher).concepts == ["creature", "owner"]
+    for question in ("a player concedes during their own turn", "can I sacrifice my own creature?"):
+        assert "owner" not in understand(question, "en", matcher).concepts, question
+
+
 def test_snippets_mark_the_matched_words_and_merge_neighbours():
     marked = snippet("The wind step comes first. Then the spin step.", {"wind", "step"}, "en")
     assert marked == "The **wind step** comes first. Then the spin **step**."
