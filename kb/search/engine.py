@@ -409,6 +409,9 @@ class Searcher:
         met = u.card_sections.get(doc.get("section", [""])[0])
         if met:
             why.append(f"cards {' and '.join(met['cards'])}: {met['title']} (section {met['section']})")
+        if u.quoted:
+            said = analysis.terms(doc.get(f"text_{lang}", [""])[0], lang)
+            why += [f"quotes {quote!r}" for quote, terms in zip(u.quotes, u.quoted) if _holds(said, terms)]
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
         present = {term_of(w) for w in set(TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]
@@ -421,6 +424,24 @@ class Searcher:
             if set(analysis.terms(meaning, lang)) & present:
                 why.append(f"shorthand: {asked} read as {meaning!r}")
         return why
+
+
+def _holds(said: list[str], phrase: list[str]) -> bool:
+    """Whether the terms ``said`` hold ``phrase`` in order, with at most :data:`rank.QUOTED_SLOP`
+    other terms among them (as the phrase query matched it)."""
+    for start, first in enumerate(said):
+        if first != phrase[0]:
+            continue
+        at, gaps = start, 0
+        for word in phrase[1:]:
+            nxt = next((i for i in range(at + 1, min(len(said), at + 2 + rank.QUOTED_SLOP - gaps)) if said[i] == word), None)
+            if nxt is None:
+                break
+            gaps += nxt - at - 1
+            at = nxt
+        else:
+            return True
+    return False
 
 
 def _card_keys(card: dict) -> set[str]:

@@ -23,6 +23,7 @@ version or a glossary entry that passes the edition filter)::
     bm25(q, d) = sum over terms t of q: max over fields f of W_f * BM25_f(t, d)     (tie-breaker TIE)
                + PHRASE * sum over consecutive term pairs: BM25 of the phrase in the text
                + ERA * sum over the other era's terms: BM25 in the text
+               + QUOTED * sum over the phrases q quotes: BM25 of the phrase in the text (slop QUOTED_SLOP)
 
     spec(c) = log(N / df(c)) / log(N), df(c) the documents mentioning c: a concept
               that most rules mention ("card", "player") says little about which rule.
@@ -64,6 +65,8 @@ CARD = 2.0  # what a named card brings (kb.cards.recognise.WEIGHTS), times the c
 FIELDS = {"text": 1.0, "titles": 0.35, "parent": 0.6, "examples": 0.3}
 TIE = 0.2
 PHRASE = 0.3
+QUOTED = 1.0  # a phrase the question quotes, found in the text (slop: the stop words the analyser drops)
+QUOTED_SLOP = 2
 ERA = 0.5
 
 # the fusion with the dense arm (kb.search.dense): reciprocal-rank fusion of the lexical
@@ -113,7 +116,7 @@ BLEND_DENSE = 1.0
 def weights() -> dict:
     """The weights in use (``rulekb bench search`` prints them with its figures)."""
     names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "CARD",
-             "FIELDS", "TIE", "PHRASE", "ERA", "RRF_K", "RRF_DENSE", "RRF_MET", "RRF_BROUGHT", "RRF_REFERRED",
+             "FIELDS", "TIE", "PHRASE", "QUOTED", "QUOTED_SLOP", "ERA", "RRF_K", "RRF_DENSE", "RRF_MET", "RRF_BROUGHT", "RRF_REFERRED",
              "FAMILY_CAP", "FAMILY_TOP", "FUSE_DEPTH")
     return {name: globals()[name] for name in names}
 
@@ -147,6 +150,9 @@ def words_query(schema, u, lang: str, fields: dict = FIELDS) -> Query | None:
         clauses.append((Occur.Should, Query.boost_query(Query.phrase_query(schema, f"text_{lang}", pair), PHRASE)))
     for t in u.era_terms:
         clauses.append((Occur.Should, Query.boost_query(term(schema, f"text_{lang}", t), ERA)))
+    for said in getattr(u, "quoted", []):
+        clauses.append((Occur.Should, Query.boost_query(
+            Query.phrase_query(schema, f"text_{lang}", said, slop=QUOTED_SLOP), QUOTED)))
     return Query.boolean_query(clauses) if clauses else None
 
 

@@ -112,6 +112,8 @@ class Understood:
     words: list[str] = field(default_factory=list)  # the words that are evidence
     terms: list[str] = field(default_factory=list)  # their index terms (analysis), in order
     phrases: list[list[str]] = field(default_factory=list)  # consecutive term pairs
+    quoted: list[list[str]] = field(default_factory=list)  # the terms of each phrase the question quotes
+    quotes: list[str] = field(default_factory=list)  # ... and the phrase as written
     concepts: list[str] = field(default_factory=list)  # concept keys named in the question
     eras: list[tuple[str, str]] = field(default_factory=list)  # (phrase asked, phrase of the other era)
     shorthand: list[tuple[str, str]] = field(default_factory=list)  # (players' shorthand as written, read as)
@@ -164,6 +166,12 @@ _DEFINITION = {
 _FOLDED_QUESTION = {lang: {fold(w) for w in words} for lang, words in QUESTION_WORDS.items()}
 
 
+# a phrase quoted in a question, in straight, curly or French quotes (kb.search.card_words reads
+# the kinds of ability in the same quotes)
+QUOTED = re.compile(r'"([^"]{4,300})"|“([^”]{4,300})”|(?<!\w)\'([^\']{4,300})\'(?!\w)|‘([^’]{4,300})’|«\s*([^»]{4,300}?)\s*»')
+QUOTED_MAX = 12  # terms: a longer quote is a card's whole text, matched by its words
+
+
 def understand(text: str, lang: str, matcher=None, renames: dict | None = None) -> Understood:
     u = Understood(clean(text), lang)
     rest = u.text
@@ -187,6 +195,12 @@ def understand(text: str, lang: str, matcher=None, renames: dict | None = None) 
     u.terms = list(dict.fromkeys(analysis.terms(" ".join(u.words), lang)))
     ordered = analysis.terms(" ".join(u.words), lang)
     u.phrases = [[a, b] for a, b in zip(ordered, ordered[1:]) if a != b]
+    for m in QUOTED.finditer(rest):  # card text quoted: the rules quote their templates ("Activate only as a sorcery")
+        quote = next(g for g in m.groups() if g).strip()
+        said = analysis.terms(quote, lang)
+        if 2 <= len(said) <= QUOTED_MAX and said not in u.quoted:
+            u.quoted.append(said)
+            u.quotes.append(quote)
     lowered = " " + " ".join(analysis.WORD.findall(rest.lower())) + " "
     for group in ERAS.get(lang, []):
         for phrase in group:

@@ -307,6 +307,29 @@ def test_asking_what_a_thing_is_widens_its_definitions_lead(kb):
     assert lead("what is gizmoproof?") > lead("gizmoproof?") + 0.1
 
 
+def test_a_phrase_the_question_quotes_leads_to_the_rule_that_quotes_it(kb):
+    """Card text quoted in a question ("Wind only as a sprocket") is matched as a phrase: the
+    rule quoting that template gains on a rule that only shares its words."""
+    from rulekb.kb.search.engine import searcher_for
+    from rulekb.kb.search.understand import understand
+
+    assert understand('it says "wind only as a sprocket"; when?', "en").quoted == [["wind", "onli", "sprocket"]]
+    assert understand("« arrive avec deux marqueurs »", "fr").quoted == [["arriv", "deux", "marqueur"]]
+    assert understand('a "sprocket" only', "en").quoted == []  # one word is no phrase
+    searcher = searcher_for(kb[0])
+
+    def lead(question):
+        hits = [(h.get("rule"), h["score"]) for h in searcher.search(question, edition=NEW, dense=False)["results"]]
+        assert hits[0][0] == "702.2b", hits
+        return hits[0][1] - hits[1][1]
+
+    quoted = searcher.search('"wind only as a sprocket"?', edition=NEW, dense=False)["results"]
+    assert "quotes 'wind only as a sprocket'" in quoted[0]["why"]
+    assert not any(w.startswith("quotes") for hit in quoted[1:] for w in hit["why"])
+    assert lead('my gadget says "wind only as a sprocket": can I wind it?') > \
+        lead("my gadget says wind only as a sprocket: can I wind it?") + 0.1
+
+
 def test_historical_names_reach_the_rules_of_the_other_era(kb):
     found = service.search(kb[0], "what happens to a rewound gadget, is it removed from the game?", edition=NEW)
     assert rules(found)[0] == "101.2"
