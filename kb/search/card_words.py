@@ -18,6 +18,7 @@ from functools import cached_property
 
 from . import analysis
 from .rank import term
+from .understand import QUOTED
 
 WORD_SAMPLE = 200  # rule texts read to see whether the rules use a word in lower case
 _SEEN_MAX = 50_000  # words whose answer a searcher keeps (a server's questions bring new words forever)
@@ -114,7 +115,6 @@ def as_what_they_are(question: str, spans: list, concepts: dict, lang: str) -> s
 
 
 # a quotation: double quotes, curly quotes, or single quotes that are no apostrophes ("isn't", "player's")
-_QUOTED = re.compile(r'"([^"]{4,300})"|“([^”]{4,300})”|(?<!\w)\'([^\']{4,300})\'(?!\w)|‘([^’]{4,300})’')
 _NOT_KINDS = {"static", "spell"}  # what any sentence would be: no evidence
 
 
@@ -129,7 +129,7 @@ def quoted_kinds(question: str, lang: str) -> dict[str, float]:
     if lang != "en":
         return {}
     out: dict[str, float] = {}
-    for m in _QUOTED.finditer(question):
+    for m in QUOTED.finditer(question):
         quote = next(g for g in m.groups() if g).strip()
         for shape in ability_shapes("", quote[:1].upper() + quote[1:], set()):
             if shape not in _NOT_KINDS:

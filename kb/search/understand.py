@@ -132,6 +132,8 @@ class Understood:
                "concepts": self.concepts, "historical": [f"{a} → {b}" for a, b in self.eras]}
         if self.shorthand:
             out["shorthand"] = [f"{a} → {b}" for a, b in self.shorthand]
+        if self.quotes:
+            out["quoted"] = self.quotes
         if self.cards or self.unknown_cards:
             out["cards"] = [{"name": c["name"], "how": c["how"]} for c in self.cards]
             out["unknown_cards"] = self.unknown_cards

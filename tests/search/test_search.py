@@ -323,7 +323,9 @@ def test_a_phrase_the_question_quotes_leads_to_the_rule_that_quotes_it(kb):
         assert hits[0][0] == "702.2b", hits
         return hits[0][1] - hits[1][1]
 
-    quoted = searcher.search('"wind only as a sprocket"?', edition=NEW, dense=False)["results"]
+    quoted = searcher.search('"wind only as a sprocket"?', edition=NEW, dense=False)
+    assert quoted["understood"]["quoted"] == ["wind only as a sprocket"]
+    quoted = quoted["results"]
     assert "quotes 'wind only as a sprocket'" in quoted[0]["why"]
     assert not any(w.startswith("quotes") for hit in quoted[1:] for w in hit["why"])
     assert lead('my gadget says "wind only as a sprocket": can I wind it?') > \
