@@ -15,6 +15,7 @@ from .iris import slug
 _OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.IGNORECASE)
 _WORD = re.compile(r"[a-zà-ÿ0-9]+(?:['’][a-zà-ÿ]+)?", re.IGNORECASE)
 MIN_LABEL = 3  # "X" and "AP" would match everywhere
+HEAD_FIRST = frozenset({"fr"})  # languages whose labels name their head first: no match nested in a longer one
 
 
 # words whose final s is not a plural
@@ -75,7 +76,11 @@ class LabelIndex:
     (:class:`kb.rdf.concepts.Matcher`, each rule's ``rk:mentions``) and search's
     (:class:`kb.search.understand.LabelMatcher`, a question's concepts) are this one."""
 
-    def __init__(self, labels: Iterable[tuple[str, str]]):  # (concept key, label), first key wins
+    def __init__(self, labels: Iterable[tuple[str, str]], nested: bool = True):  # (concept key, label), first key wins
+        # ``nested``: whether a word inside a longer label's match starts a match of its own. In English
+        # the words after a label's first are its head ("activated ability" is an ability); in French
+        # its complement ("champ de bataille", the battlefield, is no battle): French labels are not nested
+        self.nested = nested
         self.index: dict[tuple[str, ...], str] = {}
         # first word -> the label lengths starting with it, longest first: most
         # words start no label and cost one dictionary lookup
@@ -92,10 +97,15 @@ class LabelIndex:
         """The concept keys whose labels ``text`` holds."""
         said = words(text)
         found = set()
+        after = 0  # (not nested) the first word past the last match
         for i, word in enumerate(said):
+            if i < after:
+                continue
             for n in self.starts.get(word, ()):
                 key = self.index.get(tuple(said[i : i + n]))
                 if key:
                     found.add(key)
+                    if not self.nested:
+                        after = i + n
                     break
         return frozenset(found)

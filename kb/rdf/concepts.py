@@ -21,7 +21,7 @@ from rdflib.namespace import RDF, SKOS
 
 from rulekb.ingest.model import Edition
 
-from .concept_keys import (MIN_LABEL, _NOT_PLURAL, _OBSOLETE, _WORD, _norm,  # noqa: F401  (their old home)
+from .concept_keys import (HEAD_FIRST, MIN_LABEL, _NOT_PLURAL, _OBSOLETE, _WORD, _norm,  # noqa: F401  (their old home)
                            LabelIndex, concept_key, label_keys)
 from .iris import Minter
 from .vocab import RK
@@ -135,8 +135,8 @@ class Matcher(LabelIndex):
     """Finds which concepts a text mentions, by their labels (word n-grams)."""
 
     def __init__(self, concepts: dict[str, Concept], lang: str):
-        super().__init__((concept.key, label) for concept in concepts.values()
-                         for label in concept.labels.get(lang, []))
+        super().__init__(((concept.key, label) for concept in concepts.values()
+                          for label in concept.labels.get(lang, [])), nested=lang not in HEAD_FIRST)
         self._seen: dict[str, frozenset[str]] = {}  # most rule texts recur in the next edition
 
     def mentions(self, text: str) -> frozenset[str]:

@@ -148,6 +148,21 @@ def test_french_elided_articles_do_not_hide_a_label():
     assert index.mentions("the player's turn; don't") == {"player"}  # English apostrophes as before
 
 
+def test_a_french_label_names_no_concept_of_its_complement():
+    from rulekb.kb.rdf.concept_keys import LabelIndex
+    from rulekb.kb.rdf.concepts import Concept, Matcher
+
+    labels = {"battlefield": ["champ de bataille"], "battle": ["bataille"], "card-type": ["type de carte"],
+              "card": ["carte"]}
+    french = Matcher({k: Concept(k, labels={"fr": v}) for k, v in labels.items()}, "fr")
+    # "champ de bataille" is the battlefield, no battle (15 French rules of 2011 mentioned battles)
+    assert french.mentions("Il arrive sur le champ de bataille.") == {"battlefield"}
+    assert french.mentions("le type de carte d'une carte ; une bataille") == {"card-type", "card", "battle"}
+    # English labels keep their head: a first strike is a strike, an activated ability an ability
+    index = LabelIndex([("first-strike", "First Strike"), ("strike", "Strike")])
+    assert index.mentions("first strike") == {"first-strike", "strike"}
+
+
 def test_a_question_asking_whether_a_creature_dies_names_dying():
     from rulekb.kb.search.understand import LabelMatcher, understand
 
