@@ -402,6 +402,24 @@ def test_query_syntax_is_searched_as_words(kb, query):
     assert isinstance(found["results"], list)
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(['"', "“", "”", "«", "»", "'", "‘", "’", "gadget", "wind", "only", "as", "a",
+                                 "sprocket", " ", "the", "x", "702.1", "\\", "*", ":"]), max_size=40))
+def test_fuzz_quoted_phrases_search_or_say_why_not(kb, parts):
+    """Quotes of every kind, nested, unclosed, empty or of stop words only: a search or one clear error."""
+    from rulekb.kb.search.engine import SearchError, searcher_for
+
+    query = "".join(parts)
+    try:
+        found = searcher_for(kb[0]).search(query, edition=NEW, dense=False)
+    except SearchError as exc:
+        assert "\n" not in str(exc)
+        return
+    from rulekb.kb.search import analysis
+
+    assert all(len(analysis.terms(q, "en")) >= 2 for q in found["understood"].get("quoted", []))
+
+
 def test_the_cli_search_json_shape_and_exit_codes(kb):
     where = ["--store", str(kb[0].root)]
     ok = run_cli("search", "gizmoproof", *where, "--format", "json")
