@@ -79,6 +79,10 @@ def test_players_shorthand_is_read_as_the_rules_words():
     assert ("scooped", "concede") in u.shorthand and ("p/t", "power and toughness") in u.shorthand
     assert {"enter", "battlefield", "state", "action", "oppon", "conced", "power", "tough"} <= set(u.terms)
     assert "etb" not in u.terms and u.text.startswith("Can I respond to an ETB?")  # the question as asked is kept
+    # "face" is the player only in "go face", "hit face": a face-down creature is no player
+    assert understand("can I swing face instead of at the planeswalker?", "en").shorthand == [
+        ("swing face", "attack the player")]
+    assert understand("my face-down creature went face up; can it go face down?", "en").shorthand == []
     assert understand("I chump blocked, then blinked it", "en").shorthand == [
         ("chump blocked", "block"), ("blinked", "exile and return to the battlefield")]
     # only whole words: "happen", "mapping", "+1/+1" and "sbaxyz" hold none
