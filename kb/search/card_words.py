@@ -114,7 +114,6 @@ def as_what_they_are(question: str, spans: list, concepts: dict, lang: str) -> s
     return " ".join("".join(out).split())
 
 
-# a quotation: double quotes, curly quotes, or single quotes that are no apostrophes ("isn't", "player's")
 _NOT_KINDS = {"static", "spell"}  # what any sentence would be: no evidence
 
 

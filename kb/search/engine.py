@@ -434,7 +434,8 @@ def _holds(said: list[str], phrase: list[str]) -> bool:
             continue
         at, gaps = start, 0
         for word in phrase[1:]:
-            nxt = next((i for i in range(at + 1, min(len(said), at + 2 + rank.QUOTED_SLOP - gaps)) if said[i] == word), None)
+            reach = min(len(said), at + 2 + rank.QUOTED_SLOP - gaps)
+            nxt = next((i for i in range(at + 1, reach) if said[i] == word), None)
             if nxt is None:
                 break
             gaps += nxt - at - 1

@@ -116,7 +116,8 @@ BLEND_DENSE = 1.0
 def weights() -> dict:
     """The weights in use (``rulekb bench search`` prints them with its figures)."""
     names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "CARD",
-             "FIELDS", "TIE", "PHRASE", "QUOTED", "QUOTED_SLOP", "ERA", "RRF_K", "RRF_DENSE", "RRF_MET", "RRF_BROUGHT", "RRF_REFERRED",
+             "FIELDS", "TIE", "PHRASE", "QUOTED", "QUOTED_SLOP", "ERA", "RRF_K", "RRF_DENSE", "RRF_MET", "RRF_BROUGHT",
+             "RRF_REFERRED",
              "FAMILY_CAP", "FAMILY_TOP", "FUSE_DEPTH")
     return {name: globals()[name] for name in names}
 

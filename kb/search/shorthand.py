@@ -61,8 +61,8 @@ SHORTHAND = {
         ("decked",): "drawing from an empty library",
         ("dude", "dudes", "guy", "guys"): "creature",
         # ("go face" too, but "it goes face up" is no attack)
-        ("hit face", "hits face", "hitting face", "swing face", "swings face", "swinging face", "swung face", "attack face", "attacks face",
-         "attacking face", "attacked face"): "attack the player",
+        ("hit face", "hits face", "hitting face", "swing face", "swings face", "swinging face", "swung face",
+         "attack face", "attacks face", "attacking face", "attacked face"): "attack the player",
     },
 }
 

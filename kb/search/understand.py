@@ -168,9 +168,10 @@ _DEFINITION = {
 _FOLDED_QUESTION = {lang: {fold(w) for w in words} for lang, words in QUESTION_WORDS.items()}
 
 
-# a phrase quoted in a question, in straight, curly or French quotes (kb.search.card_words reads
-# the kinds of ability in the same quotes)
-QUOTED = re.compile(r'"([^"]{4,300})"|“([^”]{4,300})”|(?<!\w)\'([^\']{4,300})\'(?!\w)|‘([^’]{4,300})’|«\s*([^»]{4,300}?)\s*»')
+# a phrase quoted in a question: double, curly or French quotes, or single quotes that are no
+# apostrophes ("isn't", "player's"); kb.search.card_words reads the kinds of ability in the same quotes
+QUOTED = re.compile(r'"([^"]{4,300})"|“([^”]{4,300})”|(?<!\w)\'([^\']{4,300})\'(?!\w)|‘([^’]{4,300})’|'
+                    r'«\s*([^»]{4,300}?)\s*»')
 QUOTED_MAX = 12  # terms: a longer quote is a card's whole text, matched by its words
 
 
