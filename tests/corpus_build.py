@@ -138,8 +138,10 @@ def page_rows(shared_tmp: Path) -> dict[str, list[dict]]:
 
 # whole-store queries (no parameters) that more than one test asks of the corpus KB: the rows
 # are asked once per run, by the first test that wants them, and read back by the others
-# (page-flags: 6-9 s of CPU over the whole KB; tests/store/test_kb_queries.py, tests/web/test_page_data.py)
-SHARED_ROWS = ("page-flags",)
+# (page-flags: 6-9 s of CPU over the whole KB, tests/store/test_kb_queries.py and tests/web/test_page_data.py;
+# translation-links of every French text: 2-3 s, tests/translate/test_exchange_corpus.py, whose module fixture a
+# worker that takes some of its tests asks again, and tests/translate/test_report_lineages_corpus.py)
+SHARED_ROWS = ("page-flags", "translation-links")
 
 
 def rows(shared_tmp: Path, store, name: str) -> list[dict[str, str]]:
