@@ -190,6 +190,17 @@ def corpus_page_rows(corpus_kb, tmp_path_factory):
     return corpus_build.page_rows(_shared_tmp(tmp_path_factory))
 
 
+@pytest.fixture(scope="session")
+def corpus_rows(corpus_kb, tmp_path_factory):
+    """``corpus_rows(name)``: the rows of a whole-store query more than one test asks of the
+    corpus KB (tests.corpus_build.SHARED_ROWS), asked once per run for every worker."""
+    from . import corpus_build
+
+    store, _ = corpus_kb
+    shared = _shared_tmp(tmp_path_factory)
+    return lambda name: corpus_build.rows(shared, store, name)
+
+
 def _built(tmp_path_factory, name: str, source: Path, **options):
     """(store, build report) of ``source`` built into a fresh temporary store."""
     from rulekb.kb.build import build

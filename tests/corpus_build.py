@@ -136,6 +136,37 @@ def page_rows(shared_tmp: Path) -> dict[str, list[dict]]:
         return pickle.load(handle)
 
 
+# whole-store queries (no parameters) that more than one test asks of the corpus KB: the rows
+# are asked once per run, by the first test that wants them, and read back by the others
+# (page-flags: 6-9 s of CPU over the whole KB, tests/store/test_kb_queries.py and tests/web/test_page_data.py;
+# translation-links of every French text: 2-3 s, tests/translate/test_exchange_corpus.py, whose module fixture a
+# worker that takes some of its tests asks again, and tests/translate/test_report_lineages_corpus.py)
+SHARED_ROWS = ("page-flags", "translation-links")
+
+
+def rows(shared_tmp: Path, store, name: str) -> list[dict[str, str]]:
+    """The rows of the named query ``name`` (one of SHARED_ROWS) over the corpus KB, as
+    ``kb.store.queries.run`` gives them: asked once per run (the KB does not change once built),
+    kept pickled beside the build for every process of the run. A process that wants them while
+    another asks waits for its rows."""
+    assert name in SHARED_ROWS, name
+    where = folder(shared_tmp) / "rows"
+    where.mkdir(parents=True, exist_ok=True)
+    kept = where / f"{name}.pickle"
+    with open(where / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if kept.exists():
+            with open(kept, "rb") as handle:
+                return pickle.load(handle)
+        from rulekb.kb.store import queries
+
+        found = queries.run(store, name)
+        with open(where / f"{name}.pickle.tmp", "wb") as handle:
+            pickle.dump(found, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(where / f"{name}.pickle.tmp", kept)
+        return found
+
+
 if __name__ == "__main__":
     from rulekb.kb.allocator import prefer_jemalloc
 

@@ -8,6 +8,8 @@ from rulekb.kb.store import queries
 from rulekb.kb.errors import NotFound, QueryError
 from rulekb.kb.store.embedded import EmbeddedStore
 
+from ..corpus_build import SHARED_ROWS
+
 ALL = {**queries.registry(), **queries.checks()}
 
 
@@ -35,9 +37,12 @@ def test_every_query_is_documented(name):
 
 
 @pytest.mark.parametrize("name", sorted(queries.registry()))
-def test_every_named_query_answers_its_own_example_on_the_real_kb(name, corpus_kb):
+def test_every_named_query_answers_its_own_example_on_the_real_kb(name, corpus_kb, corpus_rows):
     store, _ = corpus_kb
     query = queries.get(name)
+    if name in SHARED_ROWS and not _example_params(query):  # a whole-store SELECT another test asks too: its rows, asked once a run
+        assert corpus_rows(name), f"{name}: its example returns nothing"
+        return
     answer = store.query(query.text, query.bindings(_example_params(query)))
     assert answer.data
     if answer.kind == "results":

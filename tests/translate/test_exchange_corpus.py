@@ -24,11 +24,10 @@ OMEGAT_TEXTS = ("fr/2008-04-14", "fr/2011-02-04")  # an old numbering and a late
 
 
 @pytest.fixture(scope="module")
-def bases(corpus_kb):
+def bases(corpus_rows):
     """French edition -> the English edition the build found it translates."""
-    store, _ = corpus_kb
     found: dict[str, str] = {}
-    for row in service.run(store, "translation-links"):
+    for row in corpus_rows("translation-links"):  # (every French text's: asked once a run)
         found.setdefault(row["edition"], row["en_edition"])
     assert len(found) >= 10, found
     return found

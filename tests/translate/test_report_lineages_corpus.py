@@ -38,11 +38,11 @@ def _key(item: dict) -> tuple:
     return item["kind"], item.get("fr"), item.get("us"), item.get("base_rule")
 
 
-def test_every_french_text_finds_through_the_lineages_what_the_aligner_finds(corpus_kb):
+def test_every_french_text_finds_through_the_lineages_what_the_aligner_finds(corpus_kb, corpus_rows):
     store, _ = corpus_kb
     newest = service.newest_english(store)
     bases: dict[str, str] = {}  # French text -> the base the build detected among every English edition
-    for row in service.run(store, "translation-links"):
+    for row in corpus_rows("translation-links"):  # (every French text's: asked once a run)
         bases.setdefault(row["edition"], row["en_edition"])
     aligned_with: dict[str, object] = {}  # base id -> its alignment with the newest edition, once
     differing, compared = {}, 0
