@@ -60,6 +60,8 @@ def print_results(data: dict) -> None:
         stdout.print(Text("quoted card text has: " + ", ".join(data["understood"]["quoted_kinds"]), style="dim"))
     if data.get("understood", {}).get("shorthand"):  # players' words read as the rules'
         stdout.print(Text("read as: " + "; ".join(data["understood"]["shorthand"]), style="dim"))
+    if data.get("understood", {}).get("quoted"):  # phrases the question quotes, matched as phrases
+        stdout.print(Text("matched as phrases: " + "; ".join(repr(q) for q in data["understood"]["quoted"]), style="dim"))
     if data.get("unknown_cards"):
         stdout.print(Text("no card is named " + ", ".join(repr(u) for u in data["unknown_cards"]), style="dim"))
     if not data["results"]:

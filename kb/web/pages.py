@@ -139,12 +139,13 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
         iri = ctx.mint.numbered(scope, number)
         if "." not in number or run(store, "rule", edition=scope, number=number):
             return RedirectResponse(ctx.href(iri), status_code=303)
-    results, more, answer, arms, cards, unknown_cards, shorthand, met = [], False, None, [], [], [], [], []
+    results, more, answer, arms, cards, unknown_cards, shorthand, met, quoted = [], False, None, [], [], [], [], [], []
     if text:
         found = service.search(store, text, edition=scope if scope != "all" else None, lang=lang,
                                all_editions=scope == "all", limit=PER_PAGE, offset=(number_of_page - 1) * PER_PAGE)
         more, arms = found["more"], found.get("arms", [])
         shorthand = found["understood"].get("shorthand", [])
+        quoted = found["understood"].get("quoted", [])
         if number_of_page == 1:
             cards, unknown_cards = found.get("cards", []), found.get("unknown_cards", [])
             met = found["understood"].get("interactions", [])
@@ -156,7 +157,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
     base = f"search?q={quote_plus(text)}&edition={quote_plus(edition or 'all')}"
     return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
                 edition=edition or "all", results=results, answer=answer, page_number=number_of_page, arms=arms,
-                cards=cards, unknown_cards=unknown_cards, shorthand=shorthand, interactions=met,
+                cards=cards, unknown_cards=unknown_cards, shorthand=shorthand, quoted=quoted, interactions=met,
                 first=(number_of_page - 1) * PER_PAGE + 1,
                 previous=f"{base}&page={number_of_page - 1}" if number_of_page > 1 else None,
                 next=f"{base}&page={number_of_page + 1}" if more and number_of_page < MAX_PAGES else None,

@@ -432,6 +432,8 @@ def test_the_cli_search_json_shape_and_exit_codes(kb):
     assert {"kind", "edition", "rule", "score", "snippet", "text", "iri", "why"} <= set(data["results"][0])
     text = run_cli("search", "gizmoproof", *where)
     assert text.returncode == 0 and "702.1" in text.stdout and "why:" in text.stdout
+    quoted = run_cli("search", 'it says "wind only as a sprocket"', *where)
+    assert quoted.returncode == 0 and "matched as phrases: 'wind only as a sprocket'" in quoted.stdout
     empty = run_cli("search", "?!", *where)
     assert empty.returncode == 2 and empty.stderr.count("\n") == 1 and "Traceback" not in empty.stderr
     both = run_cli("search", "x", "--edition", NEW, "--all-editions", *where)
@@ -492,3 +494,7 @@ def test_the_language_a_question_is_written_in():
 def test_the_search_page_says_how_it_read_shorthand(web):
     status, _, page = http(web + f"search?q={quote('can my opp target a gadget with gizmoproof?')}&edition={NEW}")
     assert status == 200 and "Read in the rules’ words: opp → opponent." in page.decode()
+    asked = quote('it says <b>"wind only as a sprocket"</b>')
+    status, _, page = http(web + f"search?q={asked}&edition={NEW}")
+    assert status == 200 and "Matched as phrases: “wind only as a sprocket”." in page.decode()
+    assert "<b>" not in page.decode()  # the quote as the asker wrote it, escaped
