@@ -21,8 +21,9 @@ from rdflib.namespace import RDF, SKOS
 
 from rulekb.ingest.model import Edition
 
-from .concept_keys import (HEAD_FIRST, MIN_LABEL, _NOT_PLURAL, _OBSOLETE, _WORD, _norm,  # noqa: F401  (their old home)
+from .concept_keys import (MIN_LABEL, _NOT_PLURAL, _OBSOLETE, _WORD, _norm,  # noqa: F401  (their old home)
                            LabelIndex, concept_key, label_keys)
+from .concept_keys import HEAD_FIRST
 from .iris import Minter
 from .vocab import RK
 
@@ -66,7 +67,8 @@ def collect(editions: list[Edition]) -> dict[str, Concept]:
             concept.obsolete = bool(_OBSOLETE.search(entry.term))
             concept.entries.append((edition.id, entry.term))
             # a cited rule, or the rule of a cited section that defines the term (kb.define.defining)
-            concept.defined_by.update((edition.id, number) for number in defining_rules(index, entry.term, entry.refs, entry.definition))
+            concept.defined_by.update((edition.id, number)
+                                      for number in defining_rules(index, entry.term, entry.refs, entry.definition))
     return concepts
 
 

@@ -409,8 +409,8 @@ class Searcher:
         met = u.card_sections.get(doc.get("section", [""])[0])
         if met:
             why.append(f"cards {' and '.join(met['cards'])}: {met['title']} (section {met['section']})")
-        if u.quoted:
-            said = analysis.terms(doc.get(f"text_{lang}", [""])[0], lang)
+        if u.quoted:  # the text's terms in place, a stop word None: its gaps count as the phrase query's do
+            said = [term_of(w) for w in TOKEN.findall(doc.get(f"text_{lang}", [""])[0])]
             why += [f"quotes {quote!r}" for quote, terms in zip(u.quotes, u.quoted) if _holds(said, terms)]
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
         present = {term_of(w) for w in set(TOKEN.findall(fields))} - {None}  # None: a stop word
@@ -426,9 +426,9 @@ class Searcher:
         return why
 
 
-def _holds(said: list[str], phrase: list[str]) -> bool:
+def _holds(said: list[str | None], phrase: list[str]) -> bool:
     """Whether the terms ``said`` hold ``phrase`` in order, with at most :data:`rank.QUOTED_SLOP`
-    other terms among them (as the phrase query matched it)."""
+    other positions among them (as the phrase query matched it)."""
     for start, first in enumerate(said):
         if first != phrase[0]:
             continue
