@@ -43,6 +43,19 @@ def run_cli(*args: str, input: bytes | None = None, timeout: float = 300, env: d
     )
 
 
+def invoke_cli(*args: str, input: bytes | None = None) -> CliResult:
+    """The ``rulekb`` command run in this process (typer's test runner): the same parsing,
+    resolution and output as :func:`run_cli` without a new interpreter's start (a quarter of a
+    second of CPU each), for a test that compares many answers of one store. Exceptions that
+    escape the command fail the test as a traceback would on a terminal."""
+    from typer.testing import CliRunner
+
+    from rulekb.kb.cli import app
+
+    result = CliRunner().invoke(app, list(args), input=input, catch_exceptions=False)
+    return CliResult(result.exit_code, result.stdout, result.stderr)
+
+
 def assert_bad_input(result: CliResult, message: str) -> None:
     """Bad input: exit 2 and one line on stderr that says ``message`` (no traceback)."""
     assert result.returncode == 2, (result.returncode, result.stderr)
