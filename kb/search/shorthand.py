@@ -53,6 +53,13 @@ SHORTHAND = {
             "destroy all creatures",
         ("chump block", "chump blocks", "chump blocked", "chump blocking", "chump", "chumps", "chumped"): "block",
         ("swing", "swings", "swinging", "swung"): "attack",
+        ("double block", "double blocks", "double blocked", "double blocking", "double-block", "double-blocks",
+         "double-blocked", "double-blocking"): "blocked by two creatures",
+        ("triple block", "triple blocks", "triple blocked", "triple blocking", "triple-block", "triple-blocks",
+         "triple-blocked", "triple-blocking"): "blocked by three creatures",
+        ("gang block", "gang blocks", "gang blocked", "gang blocking", "gang-block", "gang-blocks", "gang-blocked",
+         "gang-blocking"): "blocked by multiple creatures",
+        ("put lethal", "puts lethal", "putting lethal"): "assign lethal damage",
         ("sac", "sacs", "sacced", "saccing", "sac'd"): "sacrifice",
         ("ping", "pings", "pinged", "pinging"): "deal 1 damage",
         ("lifegain",): "gain life",
@@ -75,7 +82,7 @@ def _pattern(forms: dict) -> re.Pattern | None:
                       re.IGNORECASE)
 
 
-_MEANING = {lang: {" ".join(form.split()): meaning for group, meaning in table.items() for form in group}
+_MEANING = {lang: {" ".join(form.replace("-", " ").split()): meaning for group, meaning in table.items() for form in group}
             for lang, table in SHORTHAND.items()}
 _PATTERN = {lang: _pattern(table) for lang, table in SHORTHAND.items()}
 
@@ -86,11 +93,19 @@ def expand(text: str, lang: str) -> tuple[str, list[tuple[str, str]]]:
     if pattern is None:
         return text, []
     read: list[tuple[str, str]] = []
-
-    def one(m: re.Match) -> str:
-        meaning = _MEANING[lang][" ".join(m.group(0).lower().split())]
+    out, at = [], 0
+    for m in pattern.finditer(text):
+        if m.start() < at:  # (the word after a reading, dropped below)
+            continue
+        meaning = _MEANING[lang][" ".join(m.group(0).lower().split()).replace("-", " ")]
         if (m.group(0), meaning) not in read:
             read.append((m.group(0), meaning))
-        return meaning
-
-    return pattern.sub(one, text), read
+        out += [text[at:m.start()], meaning]
+        at = m.end()
+        # the word the reading ends with, said again after it, once: "put lethal damage on"
+        # is "assign lethal damage on", not "... damage damage on"
+        repeated = re.match(r"\s+(\w+)(?![\w/-])", text[at:])
+        if repeated and repeated.group(1).lower() == meaning.split()[-1].lower():
+            at += repeated.end()
+    out.append(text[at:])
+    return "".join(out), read

@@ -17,6 +17,7 @@ from rulekb.kb import service
 from rulekb.kb.errors import KBError, NotFound
 from rulekb.kb.search import analysis
 from rulekb.kb.search.engine import SearchError, searcher_for
+from rulekb.kb.search.shorthand import expand
 from rulekb.kb.search.snippets import segments, snippet
 from rulekb.kb.search.understand import understand
 
@@ -85,6 +86,12 @@ def test_players_shorthand_is_read_as_the_rules_words():
     assert understand("my face-down creature went face up; can it go face down?", "en").shorthand == []
     assert understand("I chump blocked, then blinked it", "en").shorthand == [
         ("chump blocked", "block"), ("blinked", "exile and return to the battlefield")]
+    # combat's shorthand, hyphenated or not; the word a reading ends with is not said twice
+    double = understand("my 5/5 got double-blocked: do I put lethal damage on the first one?", "en")
+    assert double.shorthand == [("double-blocked", "blocked by two creatures"), ("put lethal", "assign lethal damage")]
+    assert expand("I put lethal damage on it", "en")[0] == "I assign lethal damage on it"
+    assert {"lethal", "two", "assign"} <= set(double.terms)
+    assert understand("they gang block my trampler", "en").shorthand == [("gang block", "blocked by multiple creatures")]
     # only whole words: "happen", "mapping", "+1/+1" and "sbaxyz" hold none
     assert understand("what happens when mapping +1/+1 counters to sbaxyz?", "en").shorthand == []
     assert understand("que se passe-t-il avec l'ETB ?", "fr").shorthand == []  # English shorthand only
