@@ -82,7 +82,12 @@ def _pattern(forms: dict) -> re.Pattern | None:
                       re.IGNORECASE)
 
 
-_MEANING = {lang: {" ".join(form.replace("-", " ").split()): meaning for group, meaning in table.items() for form in group}
+def _said(form: str) -> str:
+    """A form as it is looked up: lower case, hyphens and runs of spaces as one space."""
+    return " ".join(form.lower().replace("-", " ").split())
+
+
+_MEANING = {lang: {_said(form): meaning for group, meaning in table.items() for form in group}
             for lang, table in SHORTHAND.items()}
 _PATTERN = {lang: _pattern(table) for lang, table in SHORTHAND.items()}
 
@@ -97,7 +102,7 @@ def expand(text: str, lang: str) -> tuple[str, list[tuple[str, str]]]:
     for m in pattern.finditer(text):
         if m.start() < at:  # (the word after a reading, dropped below)
             continue
-        meaning = _MEANING[lang][" ".join(m.group(0).lower().split()).replace("-", " ")]
+        meaning = _MEANING[lang][_said(m.group(0))]
         if (m.group(0), meaning) not in read:
             read.append((m.group(0), meaning))
         out += [text[at:m.start()], meaning]

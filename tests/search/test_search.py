@@ -91,7 +91,8 @@ def test_players_shorthand_is_read_as_the_rules_words():
     assert double.shorthand == [("double-blocked", "blocked by two creatures"), ("put lethal", "assign lethal damage")]
     assert expand("I put lethal damage on it", "en")[0] == "I assign lethal damage on it"
     assert {"lethal", "two", "assign"} <= set(double.terms)
-    assert understand("they gang block my trampler", "en").shorthand == [("gang block", "blocked by multiple creatures")]
+    assert understand("they gang block my trampler", "en").shorthand == [
+        ("gang block", "blocked by multiple creatures")]
     # only whole words: "happen", "mapping", "+1/+1" and "sbaxyz" hold none
     assert understand("what happens when mapping +1/+1 counters to sbaxyz?", "en").shorthand == []
     assert understand("que se passe-t-il avec l'ETB ?", "fr").shorthand == []  # English shorthand only
