@@ -17,7 +17,6 @@ from rulekb.kb import service
 from rulekb.kb.errors import KBError, NotFound
 from rulekb.kb.search import analysis
 from rulekb.kb.search.engine import SearchError, searcher_for
-from rulekb.kb.search.shorthand import expand
 from rulekb.kb.search.snippets import segments, snippet
 from rulekb.kb.search.understand import understand
 
@@ -74,46 +73,11 @@ def test_rule_numbers_question_words_and_historical_names_are_read():
     assert fr.numbers == ["510.1c"] and "est" not in fr.words
 
 
-def test_players_shorthand_is_read_as_the_rules_words():
-    u = understand("Can I respond to an ETB? Do SBAs use the stack? My opp scooped, what about my p/t?", "en")
-    assert ("ETB", "enters the battlefield") in u.shorthand and ("SBAs", "state-based actions") in u.shorthand
-    assert ("scooped", "concede") in u.shorthand and ("p/t", "power and toughness") in u.shorthand
-    assert {"enter", "battlefield", "state", "action", "oppon", "conced", "power", "tough"} <= set(u.terms)
-    assert "etb" not in u.terms and u.text.startswith("Can I respond to an ETB?")  # the question as asked is kept
-    # "face" is the player only in "go face", "hit face": a face-down creature is no player
-    assert understand("can I swing face instead of at the planeswalker?", "en").shorthand == [
-        ("swing face", "attack the player")]
-    assert understand("my face-down creature went face up; can it go face down?", "en").shorthand == []
-    assert understand("I chump blocked, then blinked it", "en").shorthand == [
-        ("chump blocked", "block"), ("blinked", "exile and return to the battlefield")]
-    # combat's shorthand, hyphenated or not; the word a reading ends with is not said twice
-    double = understand("my 5/5 got double-blocked: do I put lethal damage on the first one?", "en")
-    assert double.shorthand == [("double-blocked", "blocked by two creatures"), ("put lethal", "assign lethal damage")]
-    assert expand("I put lethal damage on it", "en")[0] == "I assign lethal damage on it"
-    assert {"lethal", "two", "assign"} <= set(double.terms)
-    assert understand("they gang block my trampler", "en").shorthand == [
-        ("gang block", "blocked by multiple creatures")]
-    # only whole words: "happen", "mapping", "+1/+1" and "sbaxyz" hold none
-    assert understand("what happens when mapping +1/+1 counters to sbaxyz?", "en").shorthand == []
-    assert understand("que se passe-t-il avec l'ETB ?", "fr").shorthand == []  # English shorthand only
-
-
 def test_shorthand_searches_as_the_rules_words_and_says_so(kb):
     found = service.search(kb[0], "can my opp's sprockets target a gadget with gizmoproof?", edition=NEW)
     assert found["understood"]["shorthand"] == ["opp → opponent"]
     top = found["results"][0]
     assert top["rule"] == "702.1b" and "shorthand: opp read as 'opponent'" in top["why"]
-
-
-@given(st.text(max_size=300))
-@settings(max_examples=200, deadline=None)
-def test_reading_shorthand_never_fails_and_keeps_other_text(text):
-    from rulekb.kb.search.shorthand import expand
-
-    out, read = expand(text, "en")
-    assert isinstance(out, str)
-    if not read:
-        assert out == text
 
 
 def test_the_question_matcher_finds_what_the_build_matcher_finds():
