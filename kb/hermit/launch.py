@@ -25,11 +25,13 @@ def compiled(java: str, name: str, source: str, classpath: list[str]) -> str | N
     javac = str(javac) if javac.is_file() else shutil.which("javac")
     if not javac:
         return None
-    digest = hashlib.sha256("\0".join([source, java, *classpath]).encode("utf-8")).hexdigest()[:16]
-    target = cache_dir() / "java" / f"{name}-{digest}"
+    target = cache_dir() / "java" / f"{name}-{_key(java, source, classpath)}"
     if (target / f"{name}.class").is_file():
         return str(target)
-    with tempfile.TemporaryDirectory(prefix="rulekb-javac-") as tmp:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # compiled beside the target, then renamed into place whole: another process compiling the
+    # same program at the same moment (two builds, the workers of one) sees all of it or none
+    with tempfile.TemporaryDirectory(prefix=f".{name}-", dir=target.parent) as tmp:
         program = Path(tmp) / f"{name}.java"
         program.write_text(source, encoding="utf-8")
         out = Path(tmp) / "classes"
@@ -40,10 +42,23 @@ def compiled(java: str, name: str, source: str, classpath: list[str]) -> str | N
                                "-d", str(out), str(program)], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             return None
-        target.mkdir(parents=True, exist_ok=True)
-        for built in out.glob(f"{name}*.class"):  # the program and its inner classes
-            shutil.move(str(built), target / built.name)
+        try:
+            out.rename(target)
+        except OSError:  # another process put its own there first: the same classes
+            if not (target / f"{name}.class").is_file():
+                return None
     return str(target)
+
+
+def _key(java: str, source: str, classpath: list[str]) -> str:
+    """What the classes depend on: the program, the JDK, and each library by its file's name
+    and size, not by where it is installed -- a digest of the paths compiled the drivers again
+    for every virtual environment (each clone of the project: ninety folders in one cache)."""
+    def identity(entry: str) -> str:
+        path = Path(entry)
+        return f"{path.name}:{path.stat().st_size}" if path.is_file() else path.name
+
+    return hashlib.sha256("\0".join([source, java, *map(identity, classpath)]).encode("utf-8")).hexdigest()[:16]
 
 
 def command(java: str, name: str, source: str, classpath: list[str], jvm_options: list[str] | tuple[str, ...],

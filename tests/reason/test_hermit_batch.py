@@ -10,6 +10,8 @@ import pytest
 from rulekb.kb import hermit
 from rulekb.kb.reason import backends as reasoning
 
+from ..helpers import own_cache
+
 needs_java = pytest.mark.skipif(not reasoning.java_available(), reason="needs Java 11+ (HermiT)")
 
 T = "http://example.org/t#"
@@ -69,7 +71,7 @@ EQUIVALENT_TTL = STATEMENTS_TTL + """
 
 @needs_java
 def test_both_drivers_read_a_set_of_equivalent_classes_alike(monkeypatch, tmp_path):
-    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
+    monkeypatch.setenv("RULEKB_CACHE", str(own_cache(tmp_path)))
     found = []
     for batch in (False, True, True, False):
         monkeypatch.setenv("RULEKB_HERMIT_BATCH", "1" if batch else "0")
@@ -81,7 +83,7 @@ def test_both_drivers_read_a_set_of_equivalent_classes_alike(monkeypatch, tmp_pa
 
 @needs_java
 def test_one_jvm_for_many_sets_answers_as_a_jvm_per_set(monkeypatch, tmp_path):
-    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
+    monkeypatch.setenv("RULEKB_CACHE", str(own_cache(tmp_path)))
     per_call = _check(monkeypatch, batch=False)
     first = _check(monkeypatch, batch=True)
     again = _check(monkeypatch, batch=True)  # the same JVM, warm
@@ -97,7 +99,7 @@ def test_one_jvm_for_many_sets_answers_as_a_jvm_per_set(monkeypatch, tmp_path):
 
 @needs_java
 def test_an_inconsistent_set_is_reported_as_such(monkeypatch, tmp_path):
-    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
+    monkeypatch.setenv("RULEKB_CACHE", str(own_cache(tmp_path)))
     clash = STATEMENTS_TTL + ":b a :Broken .\n"
     monkeypatch.setenv("RULEKB_HERMIT_BATCH", "1")
     found = reasoning.check_consistency(clash, explain=False)
@@ -108,7 +110,7 @@ def test_an_inconsistent_set_is_reported_as_such(monkeypatch, tmp_path):
 
 @needs_java
 def test_a_batch_jvm_that_died_is_an_error_then_a_fresh_one(monkeypatch, tmp_path):
-    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
+    monkeypatch.setenv("RULEKB_CACHE", str(own_cache(tmp_path)))
     _check(monkeypatch, batch=True)
     hermit._BATCH.process.kill()
     hermit._BATCH.process.wait()

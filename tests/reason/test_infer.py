@@ -18,7 +18,7 @@ from rulekb.kb.rdf.lexicon import ontology_labels as _ontology_labels
 from rulekb.kb.define import Statement as S
 from rulekb.kb.define import edition_statements
 
-from ..helpers import in_ci, need
+from ..helpers import in_ci, need, own_cache
 
 
 
@@ -36,7 +36,7 @@ def terms() -> dict[str, str]:
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     """Every test reasons afresh, in a cache of its own."""
-    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("RULEKB_CACHE", str(own_cache(tmp_path / "cache")))
     infer.clear_memory_cache()
 
 
@@ -74,7 +74,7 @@ def rules(inferred: infer.Inferred) -> set[str]:
 
 @pytest.fixture(scope="module")
 def hermit(java, terms, tmp_path_factory) -> infer.Result:
-    os.environ["RULEKB_CACHE"] = str(tmp_path_factory.mktemp("cache"))  # module fixtures run before autouse ones
+    os.environ["RULEKB_CACHE"] = str(own_cache(tmp_path_factory.mktemp("cache")))  # (before autouse fixtures)
     try:
         return infer.reason("en/2026-01-16", EDITION, terms, cache=False)
     finally:
