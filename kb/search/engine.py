@@ -411,7 +411,7 @@ class Searcher:
             why.append(f"cards {' and '.join(met['cards'])}: {met['title']} (section {met['section']})")
         if u.quoted:  # the text's terms in place, a stop word None: its gaps count as the phrase query's do
             said = [term_of(w) for w in TOKEN.findall(doc.get(f"text_{lang}", [""])[0])]
-            why += [f"quotes {quote!r}" for quote, terms in zip(u.quotes, u.quoted) if _holds(said, terms)]
+            why += [f"quotes {quote!r}" for quote, terms in u.quoted if _holds(said, terms)]
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
         present = {term_of(w) for w in set(TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]

@@ -151,7 +151,7 @@ def words_query(schema, u, lang: str, fields: dict = FIELDS) -> Query | None:
         clauses.append((Occur.Should, Query.boost_query(Query.phrase_query(schema, f"text_{lang}", pair), PHRASE)))
     for t in u.era_terms:
         clauses.append((Occur.Should, Query.boost_query(term(schema, f"text_{lang}", t), ERA)))
-    for said in getattr(u, "quoted", []):
+    for _, said in getattr(u, "quoted", []):
         clauses.append((Occur.Should, Query.boost_query(
             Query.phrase_query(schema, f"text_{lang}", said, slop=QUOTED_SLOP), QUOTED)))
     return Query.boolean_query(clauses) if clauses else None

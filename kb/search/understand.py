@@ -112,8 +112,7 @@ class Understood:
     words: list[str] = field(default_factory=list)  # the words that are evidence
     terms: list[str] = field(default_factory=list)  # their index terms (analysis), in order
     phrases: list[list[str]] = field(default_factory=list)  # consecutive term pairs
-    quoted: list[list[str]] = field(default_factory=list)  # the terms of each phrase the question quotes
-    quotes: list[str] = field(default_factory=list)  # ... and the phrase as written
+    quoted: list[tuple[str, list[str]]] = field(default_factory=list)  # (a phrase the question quotes, its terms)
     concepts: list[str] = field(default_factory=list)  # concept keys named in the question
     eras: list[tuple[str, str]] = field(default_factory=list)  # (phrase asked, phrase of the other era)
     shorthand: list[tuple[str, str]] = field(default_factory=list)  # (players' shorthand as written, read as)
@@ -132,8 +131,8 @@ class Understood:
                "concepts": self.concepts, "historical": [f"{a} → {b}" for a, b in self.eras]}
         if self.shorthand:
             out["shorthand"] = [f"{a} → {b}" for a, b in self.shorthand]
-        if self.quotes:
-            out["quoted"] = self.quotes
+        if self.quoted:
+            out["quoted"] = [quote for quote, _ in self.quoted]
         if self.cards or self.unknown_cards:
             out["cards"] = [{"name": c["name"], "how": c["how"]} for c in self.cards]
             out["unknown_cards"] = self.unknown_cards
@@ -201,9 +200,8 @@ def understand(text: str, lang: str, matcher=None, renames: dict | None = None) 
     for m in QUOTED.finditer(rest):  # card text quoted: the rules quote their templates ("Activate only as a sorcery")
         quote = next(g for g in m.groups() if g).strip()
         said = analysis.terms(quote, lang)
-        if 2 <= len(said) <= QUOTED_MAX and said not in u.quoted:
-            u.quoted.append(said)
-            u.quotes.append(quote)
+        if 2 <= len(said) <= QUOTED_MAX and said not in [terms for _, terms in u.quoted]:
+            u.quoted.append((quote, said))
     lowered = " " + " ".join(analysis.WORD.findall(rest.lower())) + " "
     for group in ERAS.get(lang, []):
         for phrase in group:

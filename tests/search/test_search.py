@@ -304,8 +304,10 @@ def test_a_phrase_the_question_quotes_leads_to_the_rule_that_quotes_it(kb):
     from rulekb.kb.search.engine import searcher_for
     from rulekb.kb.search.understand import understand
 
-    assert understand('it says "wind only as a sprocket"; when?', "en").quoted == [["wind", "onli", "sprocket"]]
-    assert understand("« arrive avec deux marqueurs »", "fr").quoted == [["arriv", "deux", "marqueur"]]
+    assert understand('it says "wind only as a sprocket"; when?', "en").quoted == [
+        ("wind only as a sprocket", ["wind", "onli", "sprocket"])]
+    assert understand("« arrive avec deux marqueurs »", "fr").quoted == [
+        ("arrive avec deux marqueurs", ["arriv", "deux", "marqueur"])]
     assert understand('a "sprocket" only', "en").quoted == []  # one word is no phrase
     searcher = searcher_for(kb[0])
 
