@@ -1,4 +1,5 @@
-"""Run the real ``rulekb`` command in a subprocess, as a user would."""
+"""Run the real ``rulekb`` command in a subprocess, as a user would (or in the test's process,
+for many answers of one store), and what tests share: skip-or-fail, bad input, a cache of one's own."""
 
 from __future__ import annotations
 
