@@ -59,10 +59,12 @@ def invoke_cli(*args: str, input: bytes | None = None) -> CliResult:
 
 def own_cache(folder: Path) -> Path:
     """``folder`` as a ``RULEKB_CACHE`` of a test's own (it reasons afresh), sharing the compiled
-    Java drivers of the default cache: compiling them again tests nothing and cost 1.5 s of CPU
-    each time (kb.hermit.launch puts a compile in place whole, so processes sharing the folder
-    never see half of one)."""
-    shared = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulekb" / "java"
+    Java drivers of the run's cache (``RULEKB_CACHE`` as it is before the test sets its own):
+    compiling them again tests nothing and cost 1.5 s of CPU each time (kb.hermit.launch puts a
+    compile in place whole, so processes sharing the folder never see half of one)."""
+    from rulekb.kb.json_cache import cache_folder
+
+    shared = cache_folder("java")
     shared.mkdir(parents=True, exist_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / "java").exists():
