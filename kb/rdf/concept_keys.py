@@ -76,11 +76,11 @@ class LabelIndex:
     (:class:`kb.rdf.concepts.Matcher`, each rule's ``rk:mentions``) and search's
     (:class:`kb.search.understand.LabelMatcher`, a question's concepts) are this one."""
 
-    def __init__(self, labels: Iterable[tuple[str, str]], nested: bool = True):  # (concept key, label), first key wins
+    def __init__(self, labels: Iterable[tuple[str, str]], lang: str = "en"):  # (concept key, label), first key wins
         # ``nested``: whether a word inside a longer label's match starts a match of its own. In English
         # the words after a label's first are its head ("activated ability" is an ability); in French
         # its complement ("champ de bataille", the battlefield, is no battle): French labels are not nested
-        self.nested = nested
+        self.nested = lang not in HEAD_FIRST
         self.index: dict[tuple[str, ...], str] = {}
         # first word -> the label lengths starting with it, longest first: most
         # words start no label and cost one dictionary lookup

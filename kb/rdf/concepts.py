@@ -23,7 +23,6 @@ from rulekb.ingest.model import Edition
 
 from .concept_keys import (MIN_LABEL, _NOT_PLURAL, _OBSOLETE, _WORD, _norm,  # noqa: F401  (their old home)
                            LabelIndex, concept_key, label_keys)
-from .concept_keys import HEAD_FIRST
 from .iris import Minter
 from .vocab import RK
 
@@ -138,7 +137,7 @@ class Matcher(LabelIndex):
 
     def __init__(self, concepts: dict[str, Concept], lang: str):
         super().__init__(((concept.key, label) for concept in concepts.values()
-                          for label in concept.labels.get(lang, [])), nested=lang not in HEAD_FIRST)
+                          for label in concept.labels.get(lang, [])), lang)
         self._seen: dict[str, frozenset[str]] = {}  # most rule texts recur in the next edition
 
     def mentions(self, text: str) -> frozenset[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from rulekb.ingest import numbers as rule_numbers
 
-from ..rdf.concept_keys import HEAD_FIRST, LabelIndex  # the concept matcher (a leaf: no rdflib)
+from ..rdf.concept_keys import LabelIndex  # the concept matcher (a leaf: no rdflib)
 from . import analysis, shorthand
 
 MAX_CHARS = 1000  # a question, not a document
@@ -100,7 +100,7 @@ class LabelMatcher(LabelIndex):
         # Mine (the land type), "could I ...?" no glossary "Could"
         asked = QUESTION_WORDS.get(lang, set())
         super().__init__(((key, label) for key, names in labels.items() for label in names
-                          if not all(w in asked for w in label.lower().split())), nested=lang not in HEAD_FIRST)
+                          if not all(w in asked for w in label.lower().split())), lang)
 
 
 @dataclass
