@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -186,3 +187,24 @@ def invented_edition(eid: str, rules: list[tuple[str, str]], glossary=()):
     edition.rules = [Rule(n, t, parent=n[:-1] if n[-1].isalpha() else None) for n, t in rules]
     edition.glossary = [GlossaryEntry(term, "An invented definition.", list(refs)) for term, refs in glossary]
     return edition
+
+
+def gold_rule_problems(rows: list[dict], editions: dict) -> list[str]:
+    """What is wrong with a search gold set's answers: an edition the corpus lacks, a rule
+    number its edition does not have, a French text's answer that is not French text."""
+    problems = []
+    for row in rows:
+        edition = editions.get(row["edition"])
+        if edition is None:
+            problems.append(f"{row['id']}: no edition {row['edition']} in the corpus")
+            continue
+        for number in row["rules"].split():
+            rule = edition.rule(number)
+            if rule is None:
+                problems.append(f"{row['id']}: {row['edition']} has no rule {number}")
+            elif edition.language == "fr" and not re.search(FRENCH_WORDS, rule.text, re.IGNORECASE):
+                problems.append(f"{row['id']}: {number} of {row['edition']} is not French text")
+    return problems
+
+
+FRENCH_WORDS = r"\b(le|la|les|une?|des|est|sont|ne|pas)\b"

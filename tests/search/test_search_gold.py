@@ -12,6 +12,8 @@ import pytest
 
 from rulekb.kb.bench.search import GOLD  # package data
 
+from ..helpers import gold_rule_problems
+
 COLUMNS = ["id", "lang", "edition", "question", "rules", "note"]
 ENGLISH_EDITION = "en/2026-01-16"
 RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")
@@ -91,24 +93,13 @@ def editions(corpus):
 
 
 def test_every_rule_exists_in_its_edition(editions):
-    problems = []
-    for row in ROWS:
-        edition = editions.get(row["edition"])
-        if edition is None:
-            problems.append(f"{row['id']}: no edition {row['edition']} in the corpus")
-            continue
-        for number in row["rules"].split():
-            if edition.rule(number) is None:
-                problems.append(f"{row['id']}: {row['edition']} has no rule {number}")
+    problems = gold_rule_problems(ROWS, editions)
     assert not problems, "\n".join(problems)
 
 
 def test_french_answers_are_french_text(editions):
-    """A French question's answer is a rule of a French text, not an English page's rule."""
+    """A French question's answer is a rule of a French text, not an English page's rule (its
+    text French: `gold_rule_problems`)."""
     for row in ROWS:
         if row["lang"] == "fr":
-            edition = editions[row["edition"]]
-            assert edition.language == "fr"
-            for number in row["rules"].split():
-                text = edition.rule(number).text
-                assert re.search(r"\b(le|la|les|une?|des|est|sont|ne|pas)\b", text, re.IGNORECASE), (row["id"], number)
+            assert editions[row["edition"]].language == "fr", row["id"]
