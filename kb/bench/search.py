@@ -1,8 +1,11 @@
 """``rulekb bench search``: is the rule that settles a question among the first k?
 
 The gold sets (``kb/bench/gold/search_gold.tsv``, and when present ``search_gold_fresh.tsv``,
-card-free questions in new words, ``search_scenarios.tsv``, judge-style questions naming
-cards, and ``search_gold_slang.tsv``, card-free questions in players' shorthand: "ETB", "SBA", "blink"); package data, written by reading the rules) give each question its edition and the
+card-free questions in new words, ``search_scenarios.tsv``, judge-style questions naming cards,
+``search_gold_slang.tsv``, card-free questions in players' shorthand: "ETB", "SBA", "blink", and
+``search_blind.tsv`` and ``search_blind_scenarios.tsv``, card-free and card questions written by
+writers who never saw the search, its code or the other sets, all held out; package data, written
+by reading the rules) give each question its edition and the
 rules that settle it; a question is a hit at k when one of them is among the first k results
 ("all@10": every one of them in the first 10, the figure that matters for scenarios). Each
 question runs three times on the same index in the same process: plain BM25 (the question's
@@ -27,7 +30,10 @@ GOLD = resources.files("rulekb.kb.bench").joinpath("gold", "search_gold.tsv")  #
 FRESH = resources.files("rulekb.kb.bench").joinpath("gold", "search_gold_fresh.tsv")
 SCENARIOS = resources.files("rulekb.kb.bench").joinpath("gold", "search_scenarios.tsv")
 SHORTHAND = resources.files("rulekb.kb.bench").joinpath("gold", "search_gold_slang.tsv")
-GOLD_SETS = {"gold": GOLD, "fresh": FRESH, "scenarios": SCENARIOS, "shorthand": SHORTHAND}  # read when present
+BLIND = resources.files("rulekb.kb.bench").joinpath("gold", "search_blind.tsv")
+BLIND_SCENARIOS = resources.files("rulekb.kb.bench").joinpath("gold", "search_blind_scenarios.tsv")
+GOLD_SETS = {"gold": GOLD, "fresh": FRESH, "scenarios": SCENARIOS, "shorthand": SHORTHAND,  # read when present
+             "blind": BLIND, "blind_scenarios": BLIND_SCENARIOS}
 KS = (1, 5, 10)
 RANKERS = ("bm25", "lexical", "fused")  # plain BM25; words + KB links (no dense arm); that fused with the dense arm
 

@@ -1,9 +1,11 @@
-"""The scenario, fresh and shorthand search gold sets (kb/bench/gold/search_scenarios.tsv, judge-style
-questions naming real cards; kb/bench/gold/search_gold_fresh.tsv, card-free questions in new
-words; kb/bench/gold/search_gold_slang.tsv, card-free questions in players' shorthand): their shape, their split into a tuning part and a held-out part, and -- on the real
-corpus -- that every rule they cite exists in the edition they name (parsed by ingest from the
-corpus files, only the editions needed) and that every card they name is in the corpus card
-file, so a mistyped number or card name fails here instead of scoring as a silent miss."""
+"""The scenario, fresh, shorthand and blind search gold sets (kb/bench/gold/search_scenarios.tsv,
+judge-style questions naming real cards; search_gold_fresh.tsv, card-free questions in new words;
+search_gold_slang.tsv, card-free questions in players' shorthand; search_blind.tsv and
+search_blind_scenarios.tsv, card-free and card questions written blind, all held out): their
+shape, their split into a tuning part and a held-out part, and -- on the real corpus -- that
+every rule they cite exists in the edition they name (parsed by ingest from the corpus files,
+only the editions needed) and that every card they name is in the corpus card file, so a
+mistyped number or card name fails here instead of scoring as a silent miss."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ GOLD_DIR = resources.files("rulekb.kb.bench").joinpath("gold")  # package data
 SCENARIOS = "search_scenarios.tsv"
 FRESH = "search_gold_fresh.tsv"
 SHORTHAND = "search_gold_slang.tsv"
+BLIND = "search_blind.tsv"  # written blind: by writers who never saw the search nor the sets above
+BLIND_SCENARIOS = "search_blind_scenarios.tsv"
 COLUMNS = ["id", "lang", "edition", "split", "cards", "topic", "question", "rules", "note"]
 TOPICS = {
     "stack", "priority", "combat", "sba", "replacement", "layers", "copy", "zones", "costs", "triggers",
@@ -34,7 +38,8 @@ SCENARIO_TOPICS = {
 }
 ENGLISH_EDITION = "en/2026-01-16"
 RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")
-PREFIX = {SCENARIOS: "sc", FRESH: "fx", SHORTHAND: "sl"}
+PREFIX = {SCENARIOS: "sc", FRESH: "fx", SHORTHAND: "sl", BLIND: "bf", BLIND_SCENARIOS: "bs"}
+HELD_ONLY = (BLIND, BLIND_SCENARIOS)  # held-out pools: no tuning part, never tuned on
 # Rows written later as a further tuning pool, all "tune", when the first tuning parts were
 # saturated: (file, language) -> the first id number of the pool. The one-third split applies to
 # the rows before it; the held-out rows are the same as before the pool was written.
@@ -57,8 +62,10 @@ def load(name: str) -> list[dict]:
     return rows
 
 
-ROWS = {name: load(name) for name in (SCENARIOS, FRESH, SHORTHAND)}
-ALL = ROWS[SCENARIOS] + ROWS[FRESH] + ROWS[SHORTHAND]
+ROWS = {name: load(name) for name in (SCENARIOS, FRESH, SHORTHAND, BLIND, BLIND_SCENARIOS)}
+ALL = [row for rows in ROWS.values() for row in rows]
+WITH_CARDS = ROWS[SCENARIOS] + ROWS[BLIND_SCENARIOS]
+CARD_FREE = ROWS[FRESH] + ROWS[SHORTHAND] + ROWS[BLIND]
 
 
 def cards_of(row: dict) -> list[str]:
@@ -79,6 +86,9 @@ def test_counts_and_languages():
     assert scenarios["fr"] >= 30, scenarios
     assert len(ROWS[FRESH]) >= 50
     assert len(ROWS[SHORTHAND]) >= 30
+    for name in HELD_ONLY:
+        languages = Counter(row["lang"] for row in ROWS[name])
+        assert sum(languages.values()) >= 40 and languages["fr"] >= 8, (name, languages)
 
 
 def test_every_row_is_filled_in():
@@ -94,12 +104,12 @@ def test_every_row_is_filled_in():
 
 
 def test_scenarios_name_cards_and_fresh_questions_do_not():
-    for row in ROWS[SCENARIOS]:
+    for row in WITH_CARDS:
         names = cards_of(row)
         assert names, row["id"]
         assert len(names) == len(set(names)), row["id"]
         assert " | ".join(names) == row["cards"], (row["id"], "cards are separated by ' | '")
-    for row in ROWS[FRESH] + ROWS[SHORTHAND]:
+    for row in CARD_FREE:
         assert row["cards"] == "", row["id"]
 
 
@@ -119,6 +129,8 @@ def in_later_pool(row: dict) -> bool:
 
 def test_split_is_about_one_third_tune_in_every_set_and_language():
     for name, rows in ROWS.items():
+        if name in HELD_ONLY:
+            continue
         as_written = [row for row in rows if not in_later_pool(row)]
         assert {row["split"] for row in as_written} == {"tune", "held"}, name
         for lang in sorted({row["lang"] for row in as_written}):
@@ -140,12 +152,20 @@ def test_later_tuning_pools_are_all_tune_and_leave_the_held_out_part_alone():
         assert max(int(row["id"].rsplit("-", 1)[1]) for row in before) == first - 1, (name, lang)
 
 
+def test_blind_pools_are_all_held_out():
+    """Written by writers who never saw the search: no part of them is tuned on."""
+    for name in HELD_ONLY:
+        assert {row["split"] for row in ROWS[name]} == {"held"}, name
+
+
 def test_scenarios_cover_the_judge_topics_in_the_held_out_part():
     held = Counter(row["topic"] for row in ROWS[SCENARIOS] if row["split"] == "held")
     tune = Counter(row["topic"] for row in ROWS[SCENARIOS] if row["split"] == "tune")
     for topic in SCENARIO_TOPICS:
         assert held[topic] >= 2, (topic, held[topic])
         assert held[topic] + tune[topic] >= 4, topic
+    blind = Counter(row["topic"] for row in ROWS[BLIND_SCENARIOS])
+    assert all(blind[topic] >= 2 for topic in SCENARIO_TOPICS), blind
 
 
 def test_questions_are_not_repeated_nor_taken_from_the_first_gold_set():
@@ -160,18 +180,19 @@ def test_questions_are_not_repeated_nor_taken_from_the_first_gold_set():
             for line in handle
             if line.strip() and not line.startswith(("#", "id\t"))
         ]
-    for row in ROWS[FRESH] + ROWS[SHORTHAND]:
+    for row in CARD_FREE:
         mine = set(words.findall(row["question"].lower()))
         closest = max(len(mine & other) / len(mine | other) for other in older)
         assert closest < 0.6, (row["id"], "too close to a question of search_gold.tsv")
 
 
-def test_scenario_questions_are_written_the_ways_players_write_card_names():
-    questions = [row["question"] for row in ROWS[SCENARIOS]]
+@pytest.mark.parametrize("name, least", [(SCENARIOS, 20), (BLIND_SCENARIOS, 3)])
+def test_scenario_questions_are_written_the_ways_players_write_card_names(name, least):
+    questions = [row["question"] for row in ROWS[name]]
     double = sum("[[" in q for q in questions)
     single = sum(re.search(r"(?<!\[)\[[^\[\]]+\](?!\])", q) is not None for q in questions)
     plain = sum("[" not in q for q in questions)
-    assert min(double, single, plain) >= 20, (double, single, plain)
+    assert min(double, single, plain) >= least, (double, single, plain)
 
 
 # --- the real corpus --------------------------------------------------------------------
@@ -212,7 +233,7 @@ def test_every_rule_exists_in_its_edition(editions):
 
 @pytest.mark.corpus
 def test_every_named_card_is_in_the_card_file(card_names):
-    missing = [(row["id"], name) for row in ROWS[SCENARIOS] for name in cards_of(row) if name not in card_names]
+    missing = [(row["id"], name) for row in WITH_CARDS for name in cards_of(row) if name not in card_names]
     assert not missing, missing
 
 
