@@ -39,12 +39,13 @@ SCENARIO_TOPICS = {
 ENGLISH_EDITION = "en/2026-01-16"
 RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")
 PREFIX = {SCENARIOS: "sc", FRESH: "fx", SHORTHAND: "sl", BLIND: "bf", BLIND_SCENARIOS: "bs"}
-HELD_ONLY = (BLIND, BLIND_SCENARIOS)  # held-out pools: no tuning part, never tuned on
+HELD_ONLY = (BLIND, BLIND_SCENARIOS)  # written as held-out pools (a blind tuning pool follows each)
 # Rows written later as a further tuning pool, all "tune", when the first tuning parts were
 # saturated: (file, language) -> the first id number of the pool. The one-third split applies to
 # the rows before it; the held-out rows are the same as before the pool was written.
 # pools of tuning questions written after a set was first split (the first id of each)
-LATER_TUNING_POOL = {(FRESH, "en"): 55, (FRESH, "fr"): 12, (SCENARIOS, "en"): 134, (SCENARIOS, "fr"): 46}
+LATER_TUNING_POOL = {(FRESH, "en"): 55, (FRESH, "fr"): 12, (SCENARIOS, "en"): 134, (SCENARIOS, "fr"): 46,
+                     (BLIND, "en"): 36, (BLIND, "fr"): 11, (BLIND_SCENARIOS, "en"): 36, (BLIND_SCENARIOS, "fr"): 11}
 
 
 def load(name: str) -> list[dict]:
@@ -152,10 +153,15 @@ def test_later_tuning_pools_are_all_tune_and_leave_the_held_out_part_alone():
         assert max(int(row["id"].rsplit("-", 1)[1]) for row in before) == first - 1, (name, lang)
 
 
-def test_blind_pools_are_all_held_out():
-    """Written by writers who never saw the search: no part of them is tuned on."""
+def test_blind_sets_were_written_held_out():
+    """Written by writers who never saw the search: the rows written first are all held out; the
+    tuning pool after them was written later, blind too, on other rules and cards."""
     for name in HELD_ONLY:
-        assert {row["split"] for row in ROWS[name]} == {"held"}, name
+        assert {row["split"] for row in ROWS[name] if not in_later_pool(row)} == {"held"}, name
+        first = {split: {row["rules"].split()[0] for row in ROWS[name] if row["split"] == split} for split in ("held", "tune")}
+        assert not first["held"] & first["tune"], name  # the pool asks about other rules first
+    assert not {c for row in ROWS[BLIND_SCENARIOS] if row["split"] == "held" for c in cards_of(row)} & {
+        c for row in ROWS[BLIND_SCENARIOS] if row["split"] == "tune" for c in cards_of(row)}
 
 
 def test_scenarios_cover_the_judge_topics_in_the_held_out_part():
