@@ -58,6 +58,12 @@ def print_results(data: dict) -> None:
         stdout.print(Text(f"cards {' and '.join(met['cards'])} meet in section {met['section']}: {met['title']}", style="dim"))
     if data.get("understood", {}).get("quoted_kinds"):  # card text the question quotes, read as a card's
         stdout.print(Text("quoted card text has: " + ", ".join(data["understood"]["quoted_kinds"]), style="dim"))
+    if data.get("understood", {}).get("asked_in") and not data.get("cards"):  # kb.search.rank.RRF_CROSS
+        from ..search.analysis import LANGUAGE_NAMES as names
+
+        asked, texts = data["understood"]["asked_in"], data["lang"]
+        stdout.print(Text(f"asked in {names.get(asked, asked)}, the texts are in {names.get(texts, texts)}: the meaning leads",
+                          style="dim"))
     if data.get("understood", {}).get("shorthand"):  # players' words read as the rules'
         stdout.print(Text("read as: " + "; ".join(data["understood"]["shorthand"]), style="dim"))
     if data.get("understood", {}).get("quoted"):  # phrases the question quotes, matched as phrases

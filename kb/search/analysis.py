@@ -19,6 +19,7 @@ from functools import lru_cache
 import tantivy
 
 LANGS = ("en", "fr")
+LANGUAGE_NAMES = {"en": "English", "fr": "French"}  # as a page or a terminal names them
 STEMMER = {"en": "english", "fr": "french"}
 CLITICS = {
     "en": ["s", "t", "d", "ll", "re", "ve", "m"],

@@ -112,10 +112,10 @@ class Searcher:
         if len(query) > MAX_CHARS:
             raise SearchError(f"a search is at most {MAX_CHARS} characters (this one has {len(query):,})")
         read, text = None, clean(query)
+        asked_in = analysis.language_of(text) or lang  # a French question may ask about the English rules
         if self.cards is not None and len(self.cards):
             from ..cards.recognise import read as read_cards
 
-            asked_in = analysis.language_of(text) or lang  # a French question may ask about the English rules
             read = read_cards(text, self.cards, self.common_words, lower_names=asked_in != "fr")
         if read and read["cards"]:
             u = understand(read["rest"], lang, self.matchers.get(lang), self.renames)
@@ -132,6 +132,8 @@ class Searcher:
         for key, weight in card_words.quoted_kinds(text, lang).items():  # card text quoted: read as a card's
             if key not in u.concepts and key not in u.card_concepts:
                 u.card_concepts[key], u.card_how[key] = weight, "quoted"
+        if asked_in != lang:
+            u.asked_in = asked_in
         if u.shorthand:  # the meaning arm reads the rules' words too
             u.meaning_text = shorthand.expand(u.meaning_text or u.text, u.lang)[0]
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):
@@ -247,9 +249,12 @@ class Searcher:
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
         brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
 
+        # a card-free question in another language than the text's: its words barely match (rank.RRF_CROSS)
+        weight = rank.RRF_CROSS if u.asked_in and not u.cards else None
+
         def fused(referred_rank: dict | None = None) -> tuple[dict, list]:
             scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
-                               {k: i for i, k in enumerate(met, start=1)}, brought, referred_rank)
+                               {k: i for i, k in enumerate(met, start=1)}, brought, referred_rank, weight)
             for key in cited:
                 scored[key] += 10.0
             return scored, sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1),

@@ -125,6 +125,7 @@ class Understood:
     card_rules: dict[str, float] = field(default_factory=dict)  # rule number -> weight (keywords with no concept)
     card_sections: dict[str, dict] = field(default_factory=dict)  # section -> {section, title, cards} (.interactions)
     asks_definition: bool = False  # "what is X?", "what does X mean?": the rules defining X first
+    asked_in: str | None = None  # the question's language, when the searched text is in another one
 
     def to_dict(self) -> dict:
         out = {"numbers": self.numbers, "sections": self.sections, "terms": self.terms,
@@ -143,6 +144,8 @@ class Understood:
             out["quoted_kinds"] = quoted
         if self.meaning_text:
             out["meaning_reads"] = self.meaning_text
+        if self.asked_in:
+            out["asked_in"] = self.asked_in
         return out
 
 

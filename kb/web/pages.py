@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from rulekb.ingest import numbers as rule_numbers
 
+from ..search.analysis import LANGUAGE_NAMES
 from ..service import run
 from . import catalog
 from .concept_pages import concept_exists, concept_page, lineage_page
@@ -140,12 +141,15 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
         if "." not in number or run(store, "rule", edition=scope, number=number):
             return RedirectResponse(ctx.href(iri), status_code=303)
     results, more, answer, arms, cards, unknown_cards, shorthand, met, quoted = [], False, None, [], [], [], [], [], []
+    asked_in = None
     if text:
         found = service.search(store, text, edition=scope if scope != "all" else None, lang=lang,
                                all_editions=scope == "all", limit=PER_PAGE, offset=(number_of_page - 1) * PER_PAGE)
         more, arms = found["more"], found.get("arms", [])
         shorthand = found["understood"].get("shorthand", [])
         quoted = found["understood"].get("quoted", [])
+        if found["understood"].get("asked_in") and not found.get("cards"):  # kb.search.rank.RRF_CROSS
+            asked_in = (LANGUAGE_NAMES.get(found["understood"]["asked_in"]), LANGUAGE_NAMES.get(found["lang"]))
         if number_of_page == 1:
             cards, unknown_cards = found.get("cards", []), found.get("unknown_cards", [])
             met = found["understood"].get("interactions", [])
@@ -157,7 +161,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
     base = f"search?q={quote_plus(text)}&edition={quote_plus(edition or 'all')}"
     return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
                 edition=edition or "all", results=results, answer=answer, page_number=number_of_page, arms=arms,
-                cards=cards, unknown_cards=unknown_cards, shorthand=shorthand, quoted=quoted, interactions=met,
+                cards=cards, unknown_cards=unknown_cards, shorthand=shorthand, quoted=quoted, interactions=met, asked_in=asked_in,
                 first=(number_of_page - 1) * PER_PAGE + 1,
                 previous=f"{base}&page={number_of_page - 1}" if number_of_page > 1 else None,
                 next=f"{base}&page={number_of_page + 1}" if more and number_of_page < MAX_PAGES else None,

@@ -472,3 +472,8 @@ def test_the_search_page_says_how_it_read_shorthand(web):
     status, _, page = http(web + f"search?q={asked}&edition={NEW}")
     assert status == 200 and "Matched as phrases: “wind only as a sprocket”." in page.decode()
     assert "<b>" not in page.decode()  # the quote as the asker wrote it, escaped
+
+
+def test_the_search_page_says_a_question_in_another_language_leans_on_meaning(web):
+    status, _, page = http(web + f"search?q={quote('combien de joueurs peuvent jouer une partie de duel ?')}&edition={NEW}")
+    assert status == 200 and "Asked in French, the texts are in English: the meaning leads the ranking." in page.decode()
