@@ -125,6 +125,11 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                 card = index.near(w, cutoff=_MISSPELT_CUTOFF)
                 if card is not None:
                     _add(found, index, card, "spelling", w, (start, end))
+    # a legend's short name made of a word of another card named in full ("the Beast" beside Beast
+    # Within) is that card or what it made, not the legend (The Beast, Deathless Prince)
+    named = [f for f in found if f.how != "short name"]
+    found[:] = [f for f in found if f.how != "short name"
+                or not _names_again(named, *(w for w in norm(f.asked).split() if w != "the"))]
     found.sort(key=lambda f: f.span)
     return found[:MAX_CARDS], unknown
 

@@ -67,6 +67,8 @@ def test_questions_name_real_cards(corpus_kb):
         == ["Atraxa, Praetors' Voice"]
     assert [c["name"] for c in service.search(store, "Blightsteel blocks my Darksteel Colossus. Does the Colossus survive?")["cards"]] \
         == ["Blightsteel Colossus", "Darksteel Colossus"]  # "the Colossus": that card again, not Collision // Colossus
+    beast = "I exiled the Beast token my opponent got from Beast Within. Does the Beast come back?"
+    assert [c["name"] for c in service.search(store, beast)["cards"]] == ["Beast Within"]  # not The Beast, Deathless Prince
     assert "cards" not in service.search(store, "Thalia blocks my attacker. Who deals damage first?")  # which Thalia?
     plain = service.search(store, "what is the shared life total in two-headed giant?")
     assert "cards" not in plain  # a phrase of the rules before it is a card's name
