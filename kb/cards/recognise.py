@@ -219,7 +219,7 @@ def _capitalised_runs(words, found: list[Found], common):
     run: list = []
 
     def flush():
-        while run and run[-1][0].lower() in _JOINERS:
+        while run and (len(run[-1][0]) == 1 or run[-1][0].lower() in _JOINERS):  # "Hangerback Walker with X=2"
             run.pop()
         while run and (norm(run[0][0]) in common or run[0][0].lower() in _JOINERS):
             run.pop(0)

@@ -311,6 +311,7 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
     ("if I cast Unwind on my own gadget, is it exiled?", "Wind // Unwind", "face"),
     ("my opponent wound Tinker this turn: can it be wound again?", "Tinker, Keeper of Springs", "short name"),
     ("what does [Bras Golem] do when rewound?", "Brass Golem", "spelling"),
+    ("I cast Bras Golem with X=2: does it wind?", "Brass Golem", "spelling"),  # "X" ends no name
     ("when Brass Golem is rewound, who loses?", "Brass Golem", "text"),
 ])
 def test_a_question_names_its_cards(kb, question, name, how):
