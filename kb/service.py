@@ -391,6 +391,13 @@ def searcher(store):
     return searcher_for(store)
 
 
+def language_name(code: str) -> str:
+    """A language as a page or a terminal names it ("fr" -> "French")."""
+    from .search.analysis import LANGUAGE_NAMES
+
+    return LANGUAGE_NAMES.get(code, code)
+
+
 def search_weights() -> dict:
     """The fused ranking's weights (:mod:`kb.search.rank`), as ``rulekb bench search`` reports them."""
     from .search.rank import weights

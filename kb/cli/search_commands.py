@@ -59,11 +59,10 @@ def print_results(data: dict) -> None:
     if data.get("understood", {}).get("quoted_kinds"):  # card text the question quotes, read as a card's
         stdout.print(Text("quoted card text has: " + ", ".join(data["understood"]["quoted_kinds"]), style="dim"))
     if data.get("understood", {}).get("asked_in") and not data.get("cards"):  # kb.search.rank.RRF_CROSS
-        from ..search.analysis import LANGUAGE_NAMES as names
+        from ..service import language_name as name
 
         asked, texts = data["understood"]["asked_in"], data["lang"]
-        stdout.print(Text(f"asked in {names.get(asked, asked)}, the texts are in {names.get(texts, texts)}: the meaning leads",
-                          style="dim"))
+        stdout.print(Text(f"asked in {name(asked)}, the texts are in {name(texts)}: the meaning leads", style="dim"))
     if data.get("understood", {}).get("shorthand"):  # players' words read as the rules'
         stdout.print(Text("read as: " + "; ".join(data["understood"]["shorthand"]), style="dim"))
     if data.get("understood", {}).get("quoted"):  # phrases the question quotes, matched as phrases

@@ -21,8 +21,7 @@ from starlette.routing import Route
 
 from rulekb.ingest import numbers as rule_numbers
 
-from ..search.analysis import LANGUAGE_NAMES
-from ..service import run
+from ..service import language_name, run
 from . import catalog
 from .concept_pages import concept_exists, concept_page, lineage_page
 from .context import WebContext
@@ -149,7 +148,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
         shorthand = found["understood"].get("shorthand", [])
         quoted = found["understood"].get("quoted", [])
         if found["understood"].get("asked_in") and not found.get("cards"):  # kb.search.rank.RRF_CROSS
-            asked_in = (LANGUAGE_NAMES.get(found["understood"]["asked_in"]), LANGUAGE_NAMES.get(found["lang"]))
+            asked_in = (language_name(found["understood"]["asked_in"]), language_name(found["lang"]))
         if number_of_page == 1:
             cards, unknown_cards = found.get("cards", []), found.get("unknown_cards", [])
             met = found["understood"].get("interactions", [])
