@@ -4,8 +4,8 @@ The gold sets (``kb/bench/gold/search_gold.tsv``, and when present ``search_gold
 card-free questions in new words, ``search_scenarios.tsv``, judge-style questions naming cards,
 ``search_gold_slang.tsv``, card-free questions in players' shorthand: "ETB", "SBA", "blink", and
 ``search_blind.tsv`` and ``search_blind_scenarios.tsv``, card-free and card questions written by
-writers who never saw the search, its code or the other sets, all held out; package data, written
-by reading the rules) give each question its edition and the
+writers who never saw the search, its code or the other sets: held-out rows, then a blind tuning
+pool; package data, written by reading the rules) give each question its edition and the
 rules that settle it; a question is a hit at k when one of them is among the first k results
 ("all@10": every one of them in the first 10, the figure that matters for scenarios). Each
 question runs three times on the same index in the same process: plain BM25 (the question's

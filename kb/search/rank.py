@@ -259,7 +259,8 @@ def fuse(lex_rank: dict, lex_score: dict, near: dict, met_rank: dict | None = No
     cosine similarity), ``met_rank`` the ranks of the rules of the sections named cards meet in,
     ``brought_rank`` those of the rules defining what the cards bring, by meaning, ``referred_rank``
     those of the rules the first results cite (kb.search.referred); ``dense`` the meaning's weight
-    (default :data:`RRF_DENSE`). :data:`FUSION` says how (the comment above :data:`RRF_K`)."""
+    in the reciprocal-rank fusion (default :data:`RRF_DENSE`; :data:`RRF_CROSS` for a question in
+    another language than the text's). :data:`FUSION` says how (the comment above :data:`RRF_K`)."""
     brought_rank, referred_rank, met_rank = brought_rank or {}, referred_rank or {}, met_rank or {}
     dense = RRF_DENSE if dense is None else dense
     keys = set(lex_rank) | set(near) | set(brought_rank) | set(referred_rank)
