@@ -56,12 +56,8 @@ class Searcher:
     def matchers(self) -> dict:
         from .understand import LabelMatcher
 
-        from .french_terms import FRENCH_TERMS
-
         concepts = self.meta["concepts"]
-        extra = {"fr": FRENCH_TERMS}  # names no source of the corpus gives (kb.search.french_terms)
-        return {lang: LabelMatcher({key: [*row["labels"].get(lang, []), *extra.get(lang, {}).get(key, ())]
-                                    for key, row in concepts.items()}, lang)
+        return {lang: LabelMatcher({key: row["labels"].get(lang, []) for key, row in concepts.items()}, lang)
                 for lang in analysis.LANGS}
 
     @cached_property
@@ -138,11 +134,6 @@ class Searcher:
                 u.card_concepts[key], u.card_how[key] = weight, "quoted"
         if asked_in != lang:
             u.asked_in = asked_in
-            if asked_in in self.matchers and not u.cards:
-                # a card-free question names its concepts in its own language ("lien de vie"): read with
-                # the text's labels, its words named the wrong ones ("encore" the keyword Encore)
-                found = self.matchers[asked_in].mentions(text)
-                u.concepts = [k for k in u.concepts if k in found] + [k for k in sorted(found) if k not in u.concepts]
         if u.shorthand:  # the meaning arm reads the rules' words too
             u.meaning_text = shorthand.expand(u.meaning_text or u.text, u.lang)[0]
         if not (u.terms or u.numbers or u.sections or u.concepts or u.card_concepts):

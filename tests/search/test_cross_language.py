@@ -58,19 +58,3 @@ def test_the_terminal_says_the_meaning_leads(fixture_kb):
     where = ["--store", str(fixture_kb[0].root)]
     assert "asked in French, the texts are in English: the meaning leads" in invoke_cli("search", FRENCH, *where).stdout
     assert "asked in" not in invoke_cli("search", ENGLISH, *where).stdout
-
-
-@pytest.mark.corpus
-def test_a_french_question_names_its_concepts_in_french(corpus_kb):
-    """Keyword abilities, steps and variants have French names (kb.search.french_terms) for the
-    KB's concepts: a French question about the English rules reads them, not English look-alikes."""
-    from rulekb.kb.search.french_terms import FRENCH_TERMS
-
-    searcher = Searcher(index_dir(corpus_kb[0]))
-    assert set(FRENCH_TERMS) <= set(searcher.meta["concepts"])  # every key a concept of the KB
-    found = searcher.search("Est-ce que je peux encore bloquer un volant avec une créature qui a la portée ?", lang="en")
-    assert found["understood"]["asked_in"] == "fr"
-    assert {"reach", "flying"} <= set(found["understood"]["concepts"])
-    assert "encore" not in found["understood"]["concepts"]  # French "encore", not the keyword Encore
-    troll = searcher.search("En Troll à deux têtes, combien de points de vie a chaque équipe ?", lang="en")
-    assert "two-headed-giant" in troll["understood"]["concepts"] and "troll" not in troll["understood"]["concepts"]
