@@ -46,6 +46,8 @@ HELD_ONLY = (BLIND, BLIND_SCENARIOS)  # written as held-out pools (a blind tunin
 # pools of tuning questions written after a set was first split (the first id of each)
 LATER_TUNING_POOL = {(FRESH, "en"): 55, (FRESH, "fr"): 12, (SCENARIOS, "en"): 134, (SCENARIOS, "fr"): 46,
                      (BLIND, "en"): 36, (BLIND, "fr"): 11, (BLIND_SCENARIOS, "en"): 36, (BLIND_SCENARIOS, "fr"): 11}
+# held-out rows written blind after a set's tuning pool, all "held" (the first id of each)
+LATER_HELD_POOL = {(BLIND, "en"): 83, (BLIND, "fr"): 23, (BLIND_SCENARIOS, "en"): 84, (BLIND_SCENARIOS, "fr"): 23}
 
 
 def load(name: str) -> list[dict]:
@@ -122,10 +124,15 @@ def test_editions_match_languages():
             assert row["edition"] == ENGLISH_EDITION or row["edition"].startswith("fr/"), row["id"]
 
 
+def number(row: dict) -> int:
+    return int(row["id"].rsplit("-", 1)[1])
+
+
 def in_later_pool(row: dict) -> bool:
     """Whether a row belongs to a tuning pool written after its set was first split."""
     first = LATER_TUNING_POOL.get((row["file"], row["lang"]))
-    return first is not None and int(row["id"].rsplit("-", 1)[1]) >= first
+    after = LATER_HELD_POOL.get((row["file"], row["lang"]))
+    return first is not None and first <= number(row) and (after is None or number(row) < after)
 
 
 def test_split_is_about_one_third_tune_in_every_set_and_language():
@@ -147,10 +154,19 @@ def test_later_tuning_pools_are_all_tune_and_leave_the_held_out_part_alone():
         pool = [row for row in ROWS[name] if row["lang"] == lang and in_later_pool(row)]
         assert pool, (name, lang, "the pool is empty")
         assert {row["split"] for row in pool} == {"tune"}, (name, lang)
-        numbers = sorted(int(row["id"].rsplit("-", 1)[1]) for row in pool)
+        numbers = sorted(number(row) for row in pool)
         assert numbers == list(range(first, first + len(pool))), (name, lang, "pool ids are not consecutive")
-        before = [row for row in ROWS[name] if row["lang"] == lang and not in_later_pool(row)]
-        assert max(int(row["id"].rsplit("-", 1)[1]) for row in before) == first - 1, (name, lang)
+        before = [row for row in ROWS[name] if row["lang"] == lang and number(row) < first]
+        assert max(number(row) for row in before) == first - 1, (name, lang)
+
+
+def test_later_held_out_pools_follow_the_tuning_pool_and_are_all_held():
+    for (name, lang), first in LATER_HELD_POOL.items():
+        pool = sorted((row for row in ROWS[name] if row["lang"] == lang and number(row) >= first), key=number)
+        assert pool and {row["split"] for row in pool} == {"held"}, (name, lang)
+        assert [number(row) for row in pool] == list(range(first, first + len(pool))), (name, lang)
+        tuning = [number(row) for row in ROWS[name] if row["lang"] == lang and in_later_pool(row)]
+        assert max(tuning) == first - 1, (name, lang, "the held-out pool follows the tuning pool")
 
 
 def test_blind_sets_were_written_held_out():
