@@ -58,7 +58,7 @@ def print_results(data: dict) -> None:
         stdout.print(Text(f"cards {' and '.join(met['cards'])} meet in section {met['section']}: {met['title']}", style="dim"))
     if data.get("understood", {}).get("quoted_kinds"):  # card text the question quotes, read as a card's
         stdout.print(Text("quoted card text has: " + ", ".join(data["understood"]["quoted_kinds"]), style="dim"))
-    if data.get("understood", {}).get("asked_in") and not data.get("cards"):  # kb.search.rank.RRF_CROSS
+    if data.get("understood", {}).get("meaning_leads"):  # kb.search.rank.RRF_CROSS
         from ..service import language_name as name
 
         asked, texts = data["understood"]["asked_in"], data["lang"]

@@ -186,6 +186,8 @@ class Searcher:
         if not baseline:
             out["arms"] = ["words"] + (["meaning"] if near else [])
             out["meaning"] = meaning
+            if near and u.meaning_leads:
+                out["understood"]["meaning_leads"] = True
         if u.cards or u.unknown_cards:
             out["cards"] = [{**card, "iri": self.minter.card(card["slug"])} for card in u.cards]
             out["unknown_cards"] = u.unknown_cards
@@ -249,8 +251,7 @@ class Searcher:
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
         brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
 
-        # a card-free question in another language than the text's: its words barely match (rank.RRF_CROSS)
-        weight = rank.RRF_CROSS if u.asked_in and not u.cards else None
+        weight = rank.RRF_CROSS if u.meaning_leads else None
 
         def fused(referred_rank: dict | None = None) -> tuple[dict, list]:
             scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},

@@ -127,6 +127,12 @@ class Understood:
     asks_definition: bool = False  # "what is X?", "what does X mean?": the rules defining X first
     asked_in: str | None = None  # the question's language, when the searched text is in another one
 
+    @property
+    def meaning_leads(self) -> bool:
+        """A card-free question in another language than the text's: its words barely match, and
+        the fusion weighs the meaning more (kb.search.rank.RRF_CROSS)."""
+        return bool(self.asked_in) and not self.cards
+
     def to_dict(self) -> dict:
         out = {"numbers": self.numbers, "sections": self.sections, "terms": self.terms,
                "concepts": self.concepts, "historical": [f"{a} → {b}" for a, b in self.eras]}

@@ -147,7 +147,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
         more, arms = found["more"], found.get("arms", [])
         shorthand = found["understood"].get("shorthand", [])
         quoted = found["understood"].get("quoted", [])
-        if found["understood"].get("asked_in") and not found.get("cards"):  # kb.search.rank.RRF_CROSS
+        if found["understood"].get("meaning_leads"):  # kb.search.rank.RRF_CROSS
             asked_in = (language_name(found["understood"]["asked_in"]), language_name(found["lang"]))
         if number_of_page == 1:
             cards, unknown_cards = found.get("cards", []), found.get("unknown_cards", [])

@@ -43,7 +43,8 @@ def test_a_french_question_about_english_rules_leans_on_the_meaning(fixture_kb, 
     searcher = Searcher(index_dir(fixture_kb[0]))
     found = searcher.search(FRENCH)
     assert found["understood"]["asked_in"] == "fr" and found["lang"] == "en"
-    assert weights_fused and set(weights_fused) == {rank.RRF_CROSS}
+    assert weights_fused and set(weights_fused) == {rank.RRF_CROSS} and found["understood"]["meaning_leads"] is True
+    assert "meaning_leads" not in searcher.search(FRENCH, dense=False)["understood"]  # no meaning arm, nothing leads
     assert found["results"][0]["rule"].startswith("100.1")  # the duel's players, by meaning
 
 
