@@ -107,8 +107,12 @@ def as_what_they_are(question: str, spans: list, concepts: dict, lang: str) -> s
     for (start, end), kinds in spans:
         labels = [(concepts.get(k, {}).get("labels", {}).get(lang) or [k])[0].lower() for k in kinds]
         before = question[pos:start]
-        owned = before.split()[-1].lower() in _DETERMINERS if before.split() else False
-        out += [before, ("" if owned else "the ") + " ".join(labels or ["card"])]
+        said = " ".join(labels or ["card"])
+        last = before.split()[-1] if before.split() else ""
+        if last.lower() in ("a", "an"):  # "so an Insectile Aberration" -> "so a creature", not "an creature"
+            article = "an" if said[:1] in "aeiou" else "a"
+            before = before[:before.rstrip().rfind(last)] + (article.capitalize() if last[0].isupper() else article) + " "
+        out += [before, ("" if last.lower() in _DETERMINERS else "the ") + said]
         pos = end
     out.append(question[pos:])
     return " ".join("".join(out).split())

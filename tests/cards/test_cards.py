@@ -356,6 +356,15 @@ def test_the_meaning_arm_reads_each_card_as_what_it_is(kb):
     assert "meaning_reads" not in plain["understood"]
 
 
+def test_a_card_read_as_what_it_is_keeps_its_article_right():
+    from rulekb.kb.search.card_words import as_what_they_are
+
+    question = "So an Unwind blocks. A Brass Golem blocks an Ornate Golem."
+    spans = [((question.index(name), question.index(name) + len(name)), kinds)
+             for name, kinds in (("Unwind", ["sprocket"]), ("Brass Golem", ["artifact"]), ("Ornate Golem", ["gadget"]))]
+    assert as_what_they_are(question, spans, {}, "en") == "So a sprocket blocks. An artifact blocks a gadget."
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(
     st.text(max_size=300),
