@@ -172,9 +172,10 @@ class Searcher:
         arm = None if baseline or not dense else self.arm()
         meaning = self._meaning_state(arm, edition, lang) if not baseline else None
         near: dict = {}
+        meaning_ranked = False  # whether the meaning arm's ranking was fused (though no hit shown came from it)
         if arm is not None and meaning["answers"]:
             try:
-                hits, more, near = self._fused_hits(q, u, arm, lang, edition, grouped, limit, offset)
+                hits, more, near, meaning_ranked = self._fused_hits(q, u, arm, lang, edition, grouped, limit, offset)
             except dense_arm.DenseUnavailable as exc:
                 meaning.update(answers=False, state="unavailable", note=str(exc))
                 hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
@@ -184,9 +185,9 @@ class Searcher:
         out = {"query": u.text, "edition": edition or "all", "lang": lang, "offset": offset, "limit": limit,
                "more": more, "understood": u.to_dict(), "results": results}
         if not baseline:
-            out["arms"] = ["words"] + (["meaning"] if near else [])
+            out["arms"] = ["words"] + (["meaning"] if meaning_ranked else [])
             out["meaning"] = meaning
-            if near and u.meaning_leads:
+            if meaning_ranked and u.meaning_leads:
                 out["understood"]["meaning_leads"] = True
         if u.cards or u.unknown_cards:
             out["cards"] = [{**card, "iri": self.minter.card(card["slug"])} for card in u.cards]
@@ -232,7 +233,8 @@ class Searcher:
     def _fused_hits(self, q: Query | None, u: Understood, arm, lang: str, edition: str | None, grouped: bool,
                     limit: int, offset: int):
         """Reciprocal-rank fusion of the lexical ranking and the dense arm (:mod:`.rank`'s
-        RRF_K, RRF_DENSE); a rule cited by number keeps the lead the lexical ranking gives it."""
+        RRF_K, RRF_DENSE); a rule cited by number keeps the lead the lexical ranking gives it.
+        (hits, more, what placed each hit shown beyond the words, whether the meaning ranked any.)"""
         depth = max(rank.FUSE_DEPTH, offset + limit + 1)
         lexical = [] if q is None else self._hits(q, depth, 0, grouped, edition)[0]
         unit = (lambda doc: doc["group"][0]) if grouped else (lambda doc: doc["key"][0])
@@ -274,7 +276,7 @@ class Searcher:
         hits = [(scored[k], docs[k]) for k in page if k in docs]
         info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k), referred.get(k)) for k in page
                 if k in docs and (k in near or k in brought or k in referred)}
-        return hits, len(ordered) > offset + limit, info
+        return hits, len(ordered) > offset + limit, info, bool(near)
 
     def fill_docs(self, keys: list[str], docs: dict, near: dict, grouped: bool) -> None:
         """Put into ``docs`` the documents of ``keys`` only the meaning arm holds (read by key)."""

@@ -70,6 +70,27 @@ def test_search_says_which_arms_answered(fixture_kb):
     assert any(w.startswith("close in meaning") for w in fused["results"][0]["why"])
 
 
+def test_the_meaning_arm_answered_though_no_hit_shown_came_from_it(fixture_kb, monkeypatch):
+    # its ranking was fused: "arms" says so even when the page holds only hits of the words
+    store, _ = fixture_kb
+    searcher = Searcher(index_dir(store))
+    question = "what is a gadget?"
+    by_words = {hit.get("rule") for hit in searcher.search(question, dense=False, limit=50)["results"]}
+    nearest = dense.Arm.nearest
+
+    def only_a_rule_no_word_finds(self, vector, edition, lang, n):
+        for row, similarity in nearest(self, vector, edition, lang, 1000):
+            doc = searcher._docs_by_key([str(self.keys[row])]).get(str(self.keys[row]))
+            if doc and doc["kind"][0] == "rule" and doc["number"][0] not in by_words:
+                return [(row, similarity)]
+        return []
+
+    monkeypatch.setattr(dense.Arm, "nearest", only_a_rule_no_word_finds)
+    found = searcher.search(question, limit=1)
+    assert found["results"][0]["rule"] == "101.1" and "meaning" not in found["results"][0]
+    assert found["arms"] == ["words", "meaning"]
+
+
 def test_a_question_sharing_no_word_is_answered_by_meaning_and_says_so(fixture_kb):
     store, _ = fixture_kb
     searcher = Searcher(index_dir(store))
