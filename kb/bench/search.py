@@ -8,9 +8,11 @@ writers who never saw the search, its code or the other sets: held-out rows, the
 pool; package data, written by reading the rules) give each question its edition and the
 rules that settle it; a question is a hit at k when one of them is among the first k results
 ("all@10": every one of them in the first 10, the figure that matters for scenarios). Each
-question runs three times on the same index in the same process: plain BM25 (the question's
+question runs four times on the same index in the same process: plain BM25 (the question's
 words over the text fields), the lexical ranking (:mod:`kb.search.rank`: BM25 with the KB's
-links) and the fused ranking (that and the dense arm, :mod:`kb.search.dense`).
+links), that fused with the dense arm (:mod:`kb.search.dense`) on the question's embedding as the
+model gives it ("unadapted"), and the same moved by the query adapter (:mod:`kb.search.adapter`,
+"fused": what search answers).
 
 Every set is split into a *tuning* part and a *held-out* part (the first set: ids whose
 number is a multiple of 4 tune; the newer ones say it in their ``split`` column): the weights
@@ -35,7 +37,9 @@ BLIND_SCENARIOS = resources.files("rulekb.kb.bench").joinpath("gold", "search_bl
 GOLD_SETS = {"gold": GOLD, "fresh": FRESH, "scenarios": SCENARIOS, "shorthand": SHORTHAND,  # read when present
              "blind": BLIND, "blind_scenarios": BLIND_SCENARIOS}
 KS = (1, 5, 10)
-RANKERS = ("bm25", "lexical", "fused")  # plain BM25; words + KB links (no dense arm); that fused with the dense arm
+# plain BM25; words + KB links (no dense arm); that fused with the dense arm, the question's embedding
+# without the query adapter (kb.search.adapter); and with it: the ranking search gives
+RANKERS = ("bm25", "lexical", "unadapted", "fused")
 
 
 @dataclass
@@ -125,7 +129,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def run(searcher, questions: list[Question], limit: int = 10, timing: bool = True) -> dict:
-    """Each question through the three rankers (:data:`RANKERS`) on the same index, in the
+    """Each question through the four rankers (:data:`RANKERS`) on the same index, in the
     same run; latency of the fused ranking (the model included) in one edition and across all
     editions; the figures for every part (all, en, fr, tuning, held out)."""
     rows, misses = [], []
@@ -135,7 +139,8 @@ def run(searcher, questions: list[Question], limit: int = 10, timing: bool = Tru
     for q in questions:
         got = {}
         for ranker in RANKERS:
-            options = {"baseline": ranker == "bm25", "dense": ranker == "fused"}
+            options = {"baseline": ranker == "bm25", "dense": ranker in ("unadapted", "fused"),
+                       "adapted": ranker != "unadapted"}
             started, cpu = time.perf_counter(), time.process_time()
             found = searcher.search(q.question, edition=q.edition, limit=limit, **options)
             if ranker == "fused":

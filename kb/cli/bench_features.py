@@ -77,7 +77,8 @@ def bench_search_command(
 ) -> None:
     """Recall@1/5/10, MRR (and for scenarios: every cited rule in the first 10) of `rulekb search`
     on each gold set, its tuning and held-out parts apart, for plain BM25, the lexical ranking
-    and the ranking fused with the dense arm, all in the same run; latency p50/p95 in one edition
+    and the ranking fused with the dense arm, without the query adapter and with it (what search
+    answers), all in the same run; latency p50/p95 in one edition
     and across all editions (the model included, one thread), cold start, index size."""
     from pathlib import Path
 
@@ -146,6 +147,40 @@ def bench_search_command(
         c = figures["cold_start"]
         say(f"cold start: rulekb search {c['search_seconds']} s wall, {c['search_cpu_seconds']} s CPU "
             f"(rulekb --help {c['help_seconds']} s wall, {c['help_cpu_seconds']} s CPU), median of {cold}")
+
+
+@bench_app.command("adapter")
+def bench_adapter_command(
+    store: str = StoreOption,
+    out: str = typer.Option(None, "--out", help="Where to write the map (default: the package's "
+                            "kb/search/query_adapter.npz, which search reads)."),
+    format: Format = FormatOption,
+) -> None:
+    """Learn the query adapter (kb/search/adapter.py) from the gold sets' tuning parts: each
+    question's embedding moved towards the rules that settle it, over every document of the
+    edition they ask about (the store's dense arm must hold it whole). The held-out parts are left
+    for `rulekb bench search`, which prints the fused ranking with and without the adapter."""
+    from pathlib import Path
+
+    from ..bench import adapter as learning
+    from ..service import searcher as searcher_for
+    from .output import stderr
+
+    def progress(step: int, total: int) -> None:
+        if step == 1 or step % 20 == 0 or step == total:
+            stderr.print(f"bench adapter: learning, step {step}/{total}", highlight=False, markup=False)
+
+    with errors_as_exit_codes():
+        meta = learning.learn(searcher_for(_store(store)), out=Path(out) if out else None, progress=progress)
+    if format is Format.json:
+        emit_json(meta)
+        return
+    say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
+    say(f"query adapter for {meta['model_version']}: {meta['questions']} tuning questions of {meta['edition']} ("
+        + ", ".join(f"{name} {n}" for name, n in meta["sets"].items()) + f"), {meta['documents']:,} documents")
+    recall = meta["recall@5_by_meaning"]
+    say(f"recall@5 by meaning alone on those questions: {recall['before']} % -> {recall['after']} % "
+        "(learnt on them: the held-out parts of `rulekb bench search` say what it is worth)")
 
 
 @bench_app.command("timeline")

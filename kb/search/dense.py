@@ -90,12 +90,25 @@ def model():
     return _MODEL
 
 
-def embed_query(text: str):
+def embed_query(text: str, adapted: bool = True):
+    """The question's unit vector; ``adapted``: moved by the query adapter learnt for this model
+    (:mod:`.adapter`), when there is one."""
     import numpy as np
+
+    from . import adapter
 
     vector = np.asarray(model().query(text[:MAX_PASSAGE]), dtype=np.float32)
     norm = float(np.linalg.norm(vector))
-    return vector / norm if norm else vector
+    vector = vector / norm if norm else vector
+    learnt = adapter.load(MODEL_VERSION) if adapted else None
+    return learnt.apply(vector) if learnt is not None else vector
+
+
+def adapter_state() -> str:
+    """Whether questions are moved by the query adapter (``on``), or why not (:func:`.adapter.state`)."""
+    from . import adapter
+
+    return adapter.state(MODEL_VERSION)
 
 
 def embed_passages(texts: list[str]):

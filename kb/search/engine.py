@@ -156,9 +156,12 @@ class Searcher:
         return (lang, chosen, False) if chosen else (lang, None, True)
 
     def search(self, query: str, edition: str | None = None, lang: str | None = None, all_editions: bool = False,
-               limit: int = 10, offset: int = 0, baseline: bool = False, dense: bool = True) -> dict:
+               limit: int = 10, offset: int = 0, baseline: bool = False, dense: bool = True,
+               adapted: bool = True) -> dict:
         """``baseline``: plain BM25 (the bench's floor); ``dense=False``: the lexical ranking
-        alone (words and the KB's links), without the dense arm even when it is there."""
+        alone (words and the KB's links), without the dense arm even when it is there;
+        ``adapted=False``: the question's embedding without the query adapter (the bench's
+        comparison)."""
         limit = max(1, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
         lang, edition, grouped = self.scope(edition, lang, all_editions)
@@ -171,11 +174,14 @@ class Searcher:
         q = self._query(u, lang, filter_, baseline)
         arm = None if baseline or not dense else self.arm()
         meaning = self._meaning_state(arm, edition, lang) if not baseline else None
+        if meaning and meaning["answers"]:
+            meaning["adapter"] = dense_arm.adapter_state() if adapted else "off"
         near: dict = {}
         meaning_ranked = False  # whether the meaning arm's ranking was fused (though no hit shown came from it)
         if arm is not None and meaning["answers"]:
             try:
-                hits, more, near, meaning_ranked = self._fused_hits(q, u, arm, lang, edition, grouped, limit, offset)
+                hits, more, near, meaning_ranked = self._fused_hits(q, u, arm, lang, edition, grouped, limit, offset,
+                                                                    adapted)
             except dense_arm.DenseUnavailable as exc:
                 meaning.update(answers=False, state="unavailable", note=str(exc))
                 hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
@@ -231,7 +237,7 @@ class Searcher:
         return found
 
     def _fused_hits(self, q: Query | None, u: Understood, arm, lang: str, edition: str | None, grouped: bool,
-                    limit: int, offset: int):
+                    limit: int, offset: int, adapted: bool = True):
         """Reciprocal-rank fusion of the lexical ranking and the dense arm (:mod:`.rank`'s
         RRF_K, RRF_DENSE); a rule cited by number keeps the lead the lexical ranking gives it.
         (hits, more, what placed each hit shown beyond the words, whether the meaning ranked any.)"""
@@ -240,7 +246,7 @@ class Searcher:
         unit = (lambda doc: doc["group"][0]) if grouped else (lambda doc: doc["key"][0])
         lex_rank = {unit(doc): i for i, (_, doc) in enumerate(lexical, start=1)}
         docs = {unit(doc): doc for _, doc in lexical}
-        vector = dense_arm.embed_query(u.meaning_text or u.text)
+        vector = dense_arm.embed_query(u.meaning_text or u.text, adapted)
         near: dict[str, tuple[int, float, str]] = {}  # unit -> (rank by meaning, similarity, document key)
         for row, sim in arm.nearest(vector, None if grouped else edition, lang, depth * (4 if grouped else 1)):
             key = str(arm.groups[row]) if grouped else str(arm.keys[row])
@@ -290,6 +296,14 @@ class Searcher:
                 if grouped:
                     doc["matched_editions"] = sorted(set(doc["editions"]), key=self._edition_order)
                 docs[k] = doc
+
+    def document_numbers(self, keys: list[str]) -> dict[str, tuple[str, str]]:
+        """Document key -> (kind, number): "rule", "702.19b"; "glossary", its term."""
+        out: dict[str, tuple[str, str]] = {}
+        for start in range(0, len(keys), 512):
+            for key, doc in self._docs_by_key(keys[start:start + 512]).items():
+                out[key] = (doc["kind"][0], doc["number"][0])
+        return out
 
     def _docs_by_key(self, keys: list[str]) -> dict[str, dict]:
         if not keys:
@@ -419,7 +433,7 @@ class Searcher:
             why.append(f"cards {' and '.join(met['cards'])}: {met['title']} (section {met['section']})")
         if u.quoted:  # the text's terms in place, a stop word None: its gaps count as the phrase query's do
             said = [term_of(w) for w in TOKEN.findall(doc.get(f"text_{lang}", [""])[0])]
-            why += [f"quotes {quote!r}" for quote, terms in u.quoted if _holds(said, terms)]
+            why += [f"quotes {quote!r}" for quote, terms in u.quoted if rank.holds_phrase(said, terms)]
         fields = " ".join(doc.get(f"{f}_{lang}", [""])[0] for f in ("text", "titles", "examples"))
         present = {term_of(w) for w in set(TOKEN.findall(fields))} - {None}  # None: a stop word
         matched = [w for w in u.words if term_of(w) in present]
@@ -432,25 +446,6 @@ class Searcher:
             if set(analysis.terms(meaning, lang)) & present:
                 why.append(f"shorthand: {asked} read as {meaning!r}")
         return why
-
-
-def _holds(said: list[str | None], phrase: list[str]) -> bool:
-    """Whether the terms ``said`` hold ``phrase`` in order, with at most :data:`rank.QUOTED_SLOP`
-    other positions among them (as the phrase query matched it)."""
-    for start, first in enumerate(said):
-        if first != phrase[0]:
-            continue
-        at, gaps = start, 0
-        for word in phrase[1:]:
-            reach = min(len(said), at + 2 + rank.QUOTED_SLOP - gaps)
-            nxt = next((i for i in range(at + 1, reach) if said[i] == word), None)
-            if nxt is None:
-                break
-            gaps += nxt - at - 1
-            at = nxt
-        else:
-            return True
-    return False
 
 
 def _card_keys(card: dict) -> set[str]:

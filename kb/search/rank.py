@@ -277,3 +277,22 @@ def fuse(lex_rank: dict, lex_score: dict, near: dict, met_rank: dict | None = No
     span = (high - low) or 1.0
     return {k: (lex_score.get(k, 0.0) / top) + BLEND_DENSE * (((near[k][1] - low) / span) if k in near else 0.0)
             for k in keys}
+
+
+def holds_phrase(said: list[str | None], phrase: list[str]) -> bool:
+    """Whether the terms ``said`` hold ``phrase`` in order, with at most :data:`QUOTED_SLOP`
+    other positions among them (as the phrase query matched it)."""
+    for start, first in enumerate(said):
+        if first != phrase[0]:
+            continue
+        at, gaps = start, 0
+        for word in phrase[1:]:
+            reach = min(len(said), at + 2 + QUOTED_SLOP - gaps)
+            nxt = next((i for i in range(at + 1, reach) if said[i] == word), None)
+            if nxt is None:
+                break
+            gaps += nxt - at - 1
+            at = nxt
+        else:
+            return True
+    return False

@@ -257,7 +257,7 @@ sc-en-002\ten\ten/2030-05-05\theld\t\tturn\tin which order do the steps of a tur
 """
 
 
-def test_the_bench_reads_the_new_gold_format_and_measures_three_rankers(fixture_kb, tmp_path):
+def test_the_bench_reads_the_new_gold_format_and_measures_its_rankers(fixture_kb, tmp_path):
     store, _ = fixture_kb
     path = tmp_path / "search_scenarios.tsv"
     path.write_text(GOLD_SAMPLE, encoding="utf-8")
