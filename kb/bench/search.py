@@ -5,7 +5,8 @@ card-free questions in new words, ``search_scenarios.tsv``, judge-style question
 ``search_gold_slang.tsv``, card-free questions in players' shorthand: "ETB", "SBA", "blink", and
 ``search_blind.tsv`` and ``search_blind_scenarios.tsv``, card-free and card questions written by
 writers who never saw the search, its code or the other sets: held-out rows, then a blind tuning
-pool; package data, written by reading the rules) give each question its edition and the
+pool; ``search_tuning_blind.tsv`` and ``search_tuning_blind_scenarios.tsv``, more questions written
+blind, all tuning; package data, written by reading the rules) give each question its edition and the
 rules that settle it; a question is a hit at k when one of them is among the first k results
 ("all@10": every one of them in the first 10, the figure that matters for scenarios). Each
 question runs four times on the same index in the same process: plain BM25 (the question's
@@ -34,8 +35,11 @@ SCENARIOS = resources.files("rulekb.kb.bench").joinpath("gold", "search_scenario
 SHORTHAND = resources.files("rulekb.kb.bench").joinpath("gold", "search_gold_slang.tsv")
 BLIND = resources.files("rulekb.kb.bench").joinpath("gold", "search_blind.tsv")
 BLIND_SCENARIOS = resources.files("rulekb.kb.bench").joinpath("gold", "search_blind_scenarios.tsv")
+TUNING_BLIND = resources.files("rulekb.kb.bench").joinpath("gold", "search_tuning_blind.tsv")
+TUNING_BLIND_SCENARIOS = resources.files("rulekb.kb.bench").joinpath("gold", "search_tuning_blind_scenarios.tsv")
 GOLD_SETS = {"gold": GOLD, "fresh": FRESH, "scenarios": SCENARIOS, "shorthand": SHORTHAND,  # read when present
-             "blind": BLIND, "blind_scenarios": BLIND_SCENARIOS}
+             "blind": BLIND, "blind_scenarios": BLIND_SCENARIOS,
+             "tuning_blind": TUNING_BLIND, "tuning_blind_scenarios": TUNING_BLIND_SCENARIOS}
 KS = (1, 5, 10)
 # plain BM25; words + KB links (no dense arm); that fused with the dense arm, the question's embedding
 # without the query adapter (kb.search.adapter); and with it: the ranking search gives

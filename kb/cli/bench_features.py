@@ -70,7 +70,7 @@ def bench_search_command(
     store: str = StoreOption,
     gold: list[str] = typer.Option(None, "--gold", help="Gold questions (TSV; repeatable; default: every gold set "
                                    "in kb/bench/gold: search_gold.tsv, search_gold_fresh.tsv, search_scenarios.tsv, search_gold_slang.tsv, "
-                                   "search_blind.tsv, search_blind_scenarios.tsv)."),
+                                   "search_blind.tsv, search_blind_scenarios.tsv, search_tuning_blind.tsv, search_tuning_blind_scenarios.tsv)."),
     cold: int = typer.Option(3, "--cold", min=0, help="Cold starts of `rulekb search` to time (0: none)."),
     misses: bool = typer.Option(False, "--misses", help="List the questions whose rule is not in the first five."),
     format: Format = FormatOption,

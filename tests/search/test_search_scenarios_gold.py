@@ -1,7 +1,8 @@
 """The scenario, fresh, shorthand and blind search gold sets (kb/bench/gold/search_scenarios.tsv,
 judge-style questions naming real cards; search_gold_fresh.tsv, card-free questions in new words;
 search_gold_slang.tsv, card-free questions in players' shorthand; search_blind.tsv and
-search_blind_scenarios.tsv, card-free and card questions written blind, all held out): their
+search_blind_scenarios.tsv, card-free and card questions written blind, held out then a tuning
+pool; search_tuning_blind.tsv and search_tuning_blind_scenarios.tsv, more written blind, all tuning): their
 shape, their split into a tuning part and a held-out part, and -- on the real corpus -- that
 every rule they cite exists in the edition they name (parsed by ingest from the corpus files,
 only the editions needed) and that every card they name is in the corpus card file, so a
@@ -26,6 +27,8 @@ FRESH = "search_gold_fresh.tsv"
 SHORTHAND = "search_gold_slang.tsv"
 BLIND = "search_blind.tsv"  # written blind: by writers who never saw the search nor the sets above
 BLIND_SCENARIOS = "search_blind_scenarios.tsv"
+TUNING_BLIND = "search_tuning_blind.tsv"  # more questions written blind, all tuning (they teach the query adapter)
+TUNING_BLIND_SCENARIOS = "search_tuning_blind_scenarios.tsv"
 COLUMNS = ["id", "lang", "edition", "split", "cards", "topic", "question", "rules", "note"]
 TOPICS = {
     "stack", "priority", "combat", "sba", "replacement", "layers", "copy", "zones", "costs", "triggers",
@@ -38,8 +41,10 @@ SCENARIO_TOPICS = {
 }
 ENGLISH_EDITION = "en/2026-01-16"
 RULE = re.compile(r"^[1-9]\d{2}\.\d+[a-z]?$")
-PREFIX = {SCENARIOS: "sc", FRESH: "fx", SHORTHAND: "sl", BLIND: "bf", BLIND_SCENARIOS: "bs"}
+PREFIX = {SCENARIOS: "sc", FRESH: "fx", SHORTHAND: "sl", BLIND: "bf", BLIND_SCENARIOS: "bs", TUNING_BLIND: "tb",
+          TUNING_BLIND_SCENARIOS: "ts"}
 HELD_ONLY = (BLIND, BLIND_SCENARIOS)  # written as held-out pools (a blind tuning pool follows each)
+TUNE_ONLY = (TUNING_BLIND, TUNING_BLIND_SCENARIOS)  # written as tuning questions, all "tune"
 # Rows written later as a further tuning pool, all "tune", when the first tuning parts were
 # saturated: (file, language) -> the first id number of the pool. The one-third split applies to
 # the rows before it; the held-out rows are the same as before the pool was written.
@@ -65,10 +70,11 @@ def load(name: str) -> list[dict]:
     return rows
 
 
-ROWS = {name: load(name) for name in (SCENARIOS, FRESH, SHORTHAND, BLIND, BLIND_SCENARIOS)}
+ROWS = {name: load(name) for name in (SCENARIOS, FRESH, SHORTHAND, BLIND, BLIND_SCENARIOS, TUNING_BLIND,
+                                      TUNING_BLIND_SCENARIOS)}
 ALL = [row for rows in ROWS.values() for row in rows]
-WITH_CARDS = ROWS[SCENARIOS] + ROWS[BLIND_SCENARIOS]
-CARD_FREE = ROWS[FRESH] + ROWS[SHORTHAND] + ROWS[BLIND]
+WITH_CARDS = ROWS[SCENARIOS] + ROWS[BLIND_SCENARIOS] + ROWS[TUNING_BLIND_SCENARIOS]
+CARD_FREE = ROWS[FRESH] + ROWS[SHORTHAND] + ROWS[BLIND] + ROWS[TUNING_BLIND]
 
 
 def cards_of(row: dict) -> list[str]:
@@ -137,7 +143,7 @@ def in_later_pool(row: dict) -> bool:
 
 def test_split_is_about_one_third_tune_in_every_set_and_language():
     for name, rows in ROWS.items():
-        if name in HELD_ONLY:
+        if name in HELD_ONLY + TUNE_ONLY:
             continue
         as_written = [row for row in rows if not in_later_pool(row)]
         assert {row["split"] for row in as_written} == {"tune", "held"}, name
@@ -180,6 +186,31 @@ def test_blind_sets_were_written_held_out():
         c for row in ROWS[BLIND_SCENARIOS] if row["split"] == "tune" for c in cards_of(row)}
 
 
+def test_the_blind_tuning_sets_are_all_tune_and_in_both_languages():
+    """Written blind as tuning questions (no held-out part: the held-out rows of the sets above
+    measure what they teach)."""
+    for name in TUNE_ONLY:
+        languages = Counter(row["lang"] for row in ROWS[name])
+        assert {row["split"] for row in ROWS[name]} == {"tune"}, name
+        assert sum(languages.values()) >= 50 and languages["fr"] >= 10, (name, languages)
+
+
+def test_the_blind_tuning_sets_repeat_no_held_out_question():
+    """Written without seeing any set, they ask popular questions too: one sharing 40 % of its words
+    (stop words aside) with a held-out question of any set was dropped, so that what the adapter
+    learns from them is not the held-out rows' own wording."""
+    from rulekb.kb.bench.search import gold_sets
+
+    stop = set("the a an i my is it to of and in do does can if or on for that this be with at what when how are "
+               "its your you me they their them it's i'm there as by from so just still get gets got".split())
+    words = lambda text: {w for w in re.findall(r"\w+", text.lower()) if w not in stop}  # noqa: E731
+    held = [words(q.question) for qs in gold_sets(None).values() for q in qs if not q.tuning]
+    for name in TUNE_ONLY:
+        for row in ROWS[name]:
+            mine = words(row["question"])
+            assert max(len(mine & other) / len(mine | other) for other in held) < 0.4, row["id"]
+
+
 def test_scenarios_cover_the_judge_topics_in_the_held_out_part():
     held = Counter(row["topic"] for row in ROWS[SCENARIOS] if row["split"] == "held")
     tune = Counter(row["topic"] for row in ROWS[SCENARIOS] if row["split"] == "tune")
@@ -208,7 +239,7 @@ def test_questions_are_not_repeated_nor_taken_from_the_first_gold_set():
         assert closest < 0.6, (row["id"], "too close to a question of search_gold.tsv")
 
 
-@pytest.mark.parametrize("name, least", [(SCENARIOS, 20), (BLIND_SCENARIOS, 3)])
+@pytest.mark.parametrize("name, least", [(SCENARIOS, 20), (BLIND_SCENARIOS, 3), (TUNING_BLIND_SCENARIOS, 2)])
 def test_scenario_questions_are_written_the_ways_players_write_card_names(name, least):
     questions = [row["question"] for row in ROWS[name]]
     double = sum("[[" in q for q in questions)
