@@ -65,7 +65,8 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
     if not vectors:
         raise KBError(f"no tuning question of {edition} names a rule the store holds: nothing to learn from")
     documents = np.asarray(arm.vectors[rows], dtype=np.float32)
-    matrix = adapter.train(np.stack(vectors), targets, documents, progress=progress)
+    matrix = adapter.train(np.stack(vectors), targets, documents, epochs=adapter.EPOCHS, rate=adapter.RATE,
+                           penalty=adapter.PENALTY, temperature=adapter.TEMPERATURE, progress=progress)  # (what meta says)
     found = adapter.Adapter(matrix.astype(np.float16).astype(np.float32), {})
     meta = {
         "model_version": dense.MODEL_VERSION, "edition": edition, "documents": int(len(rows)),
