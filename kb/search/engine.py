@@ -260,6 +260,8 @@ class Searcher:
         brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
 
         weight = rank.RRF_CROSS if u.meaning_leads else None
+        if weight is None and adapted and dense_arm.adapter_state() == "on":  # the better ranking by meaning
+            weight = rank.RRF_ADAPTED
 
         def fused(referred_rank: dict | None = None) -> tuple[dict, list]:
             scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},

@@ -48,11 +48,21 @@ def test_a_french_question_about_english_rules_leans_on_the_meaning(fixture_kb, 
     assert found["results"][0]["rule"].startswith("100.1")  # the duel's players, by meaning
 
 
-def test_a_question_in_the_texts_language_is_fused_as_before(fixture_kb, weights_fused):
+def test_a_question_in_the_texts_language_is_fused_as_before(fixture_kb, weights_fused, monkeypatch):
+    from rulekb.kb.search import adapter
+
     searcher = Searcher(index_dir(fixture_kb[0]))
     found = searcher.search(ENGLISH)
     assert "asked_in" not in found["understood"]
+    # moved by the query adapter (shipped with the package), its meaning ranking is the better one
+    assert weights_fused and set(weights_fused) == {rank.RRF_ADAPTED} and rank.RRF_ADAPTED > rank.RRF_DENSE
+    weights_fused.clear()
+    searcher.search(ENGLISH, adapted=False)
     assert weights_fused and set(weights_fused) == {None}  # rank.RRF_DENSE
+    weights_fused.clear()
+    monkeypatch.setattr(adapter, "PATH", adapter.PATH.with_name("no-such-adapter.npz"))  # none shipped: as before
+    searcher.search(ENGLISH)
+    assert weights_fused and set(weights_fused) == {None}
 
 
 def test_the_terminal_says_the_meaning_leads(fixture_kb):
