@@ -50,7 +50,9 @@ def test_history_and_concept_and_search(fixture_web):
     assert status == 200 and data["concept"].endswith("concept/gadget")
     status, data = _json(fixture_web + f"api/search?q=card+on+the+TABLE&edition={EDITION}")
     assert status == 200 and data["query"] == "card on the TABLE"
-    assert data["results"][0]["rule"] == "101.1"  # ranked: the rule holding all three words first
+    # ranked: the rule holding all three words in the first two (the glossary's Gadget, "a card on the
+    # table", may lead by meaning)
+    assert "101.1" in [hit.get("rule") for hit in data["results"][:2]]
     status, data = _json(fixture_web + "api/search?q=SPIN+step")  # default edition: the newest English one
     assert status == 200 and data["edition"] == EDITION and data["results"]
 
