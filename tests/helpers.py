@@ -121,14 +121,11 @@ class WebServer:
 
     def __init__(self, app, **config):
         """``config``: more uvicorn.Config settings (``http=`` a protocol class, ``limit_concurrency=``...)."""
-        import socket
         import threading
 
         import uvicorn
 
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
+        self.port = free_port()
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error", **config))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -169,12 +166,34 @@ def assert_one_clear_line(exc: Exception, *words: str) -> None:
         assert word in message
 
 
+_PORTS_BELOW = 32768  # the kernel's ephemeral ports start here (ip_local_port_range)
+_PORTS_PER_WORKER = 1500
+_ports: dict[str, int] = {}
+
+
 def free_port() -> int:
     """A loopback port nothing listens on now (bound, then closed): for a server a test starts,
-    or for an address that must refuse connections."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    or for an address that must refuse connections.
+
+    Not the kernel's pick (``bind(0)``): two test workers could both be handed one port in the
+    seconds before either server binds it, and ``rulekb serve`` binds with SO_REUSEPORT, so both
+    would listen on it and a killed replica would seem alive (the other one answering for it).
+    Each xdist worker takes its own range below the ephemeral ports (where no outgoing
+    connection lands either) and hands out each of its ports once, in turn."""
+    if not _ports:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+        _ports["first"] = _PORTS_BELOW - _PORTS_PER_WORKER * ((int(worker) if worker.isdigit() else 0) % 8 + 1)
+        _ports["next"] = _ports["first"]
+    for _ in range(_PORTS_PER_WORKER):
+        port = _ports["next"]
+        _ports["next"] = _ports["first"] + (port + 1 - _ports["first"]) % _PORTS_PER_WORKER
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use on this machine: the next one
+            return port
+    raise RuntimeError(f"no free port in {_ports['first']}..{_ports['first'] + _PORTS_PER_WORKER - 1}")
 
 
 def invented_edition(eid: str, rules: list[tuple[str, str]], glossary=()):

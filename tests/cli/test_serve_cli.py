@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ..helpers import http
+from ..helpers import free_port, http
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
 BASE = "https://rules.example.org/cr/"
@@ -29,9 +29,7 @@ def kb_with_its_own_base(tmp_path_factory):
 
 
 def _serve(location: str, *extra: str):
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "RULEKB_BASE_IRI"}
     process = subprocess.Popen([sys.executable, "-m", "rulekb.kb.cli", "serve", "--store", location, "--port", str(port), *extra],
                                stderr=subprocess.PIPE, text=True, env=env)

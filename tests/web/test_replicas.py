@@ -140,14 +140,15 @@ def _stats(port: int) -> dict[str, dict]:
     return {row["svname"]: row for row in csv.DictReader(io.StringIO(text)) if row["pxname"] == "replicas"}
 
 
-def _wait(predicate, timeout: float, what: str):
+def _wait(predicate, timeout: float, what):
+    """``what``: words for the failure, or a function giving them then (the state seen at the end)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = predicate()
         if found:
             return found
         time.sleep(0.25)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what() if callable(what) else what}")
 
 
 @pytest.fixture
@@ -223,7 +224,9 @@ def test_two_replicas_behind_haproxy_lose_no_request(fixture_kb, snapshots, tmp_
             time.sleep(3)
             before = load.ok
             replicas[0].kill()
-            _wait(lambda: _stats(stats)["r1"]["status"].startswith("DOWN"), 15, "r1 marked DOWN")
+            _wait(lambda: _stats(stats)["r1"]["status"].startswith("DOWN"), 15,
+                  lambda: f"r1 marked DOWN: HAProxy says {_stats(stats).get('r1', {}).get('status')!r}, "
+                          f"its port {replicas[0].port} answers /healthz with {replicas[0].health()}")
             time.sleep(2)
             assert load.ok > before  # the other one kept answering
             replicas[0].start()  # it comes back
