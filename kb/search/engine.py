@@ -239,7 +239,7 @@ class Searcher:
     def _fused_hits(self, q: Query | None, u: Understood, arm, lang: str, edition: str | None, grouped: bool,
                     limit: int, offset: int, adapted: bool = True):
         """Reciprocal-rank fusion of the lexical ranking and the dense arm (:mod:`.rank`'s
-        RRF_K, RRF_DENSE); a rule cited by number keeps the lead the lexical ranking gives it.
+        RRF_K, RRF_DENSE; RRF_K_ADAPTED, RRF_ADAPTED for a question the adapter moved); a rule cited by number keeps the lead the lexical ranking gives it.
         (hits, more, what placed each hit shown beyond the words, whether the meaning ranked any.)"""
         depth = max(rank.FUSE_DEPTH, offset + limit + 1)
         lexical = [] if q is None else self._hits(q, depth, 0, grouped, edition)[0]
@@ -259,13 +259,13 @@ class Searcher:
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
         brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
 
-        weight = rank.RRF_CROSS if u.meaning_leads else None
-        if weight is None and adapted and dense_arm.adapter_state() == "on":  # the better ranking by meaning
-            weight = rank.RRF_ADAPTED
+        moved = adapted and dense_arm.adapter_state() == "on"  # the better ranking by meaning
+        weight = rank.RRF_CROSS if u.meaning_leads else rank.RRF_ADAPTED if moved else None
+        constant = rank.RRF_K_ADAPTED if moved else None
 
         def fused(referred_rank: dict | None = None) -> tuple[dict, list]:
             scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
-                               {k: i for i, k in enumerate(met, start=1)}, brought, referred_rank, weight)
+                               {k: i for i, k in enumerate(met, start=1)}, brought, referred_rank, weight, constant)
             for key in cited:
                 scored[key] += 10.0
             return scored, sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1),
