@@ -239,7 +239,8 @@ class Searcher:
     def _fused_hits(self, q: Query | None, u: Understood, arm, lang: str, edition: str | None, grouped: bool,
                     limit: int, offset: int, adapted: bool = True):
         """Reciprocal-rank fusion of the lexical ranking and the dense arm (:mod:`.rank`'s
-        RRF_K, RRF_DENSE; RRF_K_ADAPTED, RRF_ADAPTED for a question the adapter moved); a rule cited by number keeps the lead the lexical ranking gives it.
+        RRF_K, RRF_DENSE; RRF_K_ADAPTED, RRF_ADAPTED for a question the adapter moved); a rule
+        cited by number keeps the lead the lexical ranking gives it.
         (hits, more, what placed each hit shown beyond the words, whether the meaning ranked any.)"""
         depth = max(rank.FUSE_DEPTH, offset + limit + 1)
         lexical = [] if q is None else self._hits(q, depth, 0, grouped, edition)[0]
