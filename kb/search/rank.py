@@ -118,7 +118,6 @@ ERA = 0.5
 # 90 of 119 at recall@5 (recall@10 97 -> 100, all@10 57 -> 66), the older tuning parts 225 -> 225 of
 # 289 (252 -> 253, 205 -> 208). K 20 / 40 and RRF_ADAPTED 1.2 / 2.5 / 3.0 were within four questions
 # of it on the pools and below it on the older parts or level. A question not moved keeps RRF_K = 60
-RRF_K_ADAPTED = 30
 # (K 30 without the adapter had been lower on the scenarios).
 FAMILY_CAP = 4
 FAMILY_TOP = 10
@@ -296,8 +295,8 @@ def fuse(lex_rank: dict, lex_score: dict, near: dict, met_rank: dict | None = No
     sims = [sim for _, sim in near.values()]
     high, low = (max(sims), min(sims)) if sims else (1.0, 0.0)
     span = (high - low) or 1.0
-    return {k: (lex_score.get(k, 0.0) / top) + BLEND_DENSE * (((near[k][1] - low) / span) if k in near else 0.0)
-            for k in keys}
+    return {d: (lex_score.get(d, 0.0) / top) + BLEND_DENSE * (((near[d][1] - low) / span) if d in near else 0.0)
+            for d in keys}
 
 
 def holds_phrase(said: list[str | None], phrase: list[str]) -> bool:
