@@ -19,10 +19,6 @@ from ..errors import KBError
 from . import search as gold_search
 
 
-def tuning_questions(sets: dict) -> list:
-    return [q for questions in sets.values() for q in questions if q.tuning]
-
-
 def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=None) -> dict:
     """Learn the map and write it to ``out`` (default: the package's :data:`adapter.PATH`);
     what was learnt from, and the recall@5 by meaning alone of the training questions before
@@ -32,18 +28,18 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
     from ..search import adapter, dense
 
     sets = sets if sets is not None else gold_search.gold_sets(None)
-    questions = tuning_questions(sets)
+    questions = [(name, q) for name, qs in sets.items() for q in qs if q.tuning]
     if not questions:
         raise KBError("no tuning questions in the gold sets: nothing to learn the adapter from")
-    edition = Counter(q.edition for q in questions).most_common(1)[0][0]
+    edition = Counter(q.edition for _, q in questions).most_common(1)[0][0]
+    lang = edition.split("/")[0]
     arm = searcher.arm()
     if arm is None:
         raise KBError("the store has no dense arm: build it first (rulekb build, then rulekb build --embed now)")
-    done, total = arm.coverage(edition, edition.split("/")[0])
+    done, total = arm.coverage(edition, lang)
     if not total or done < total:
         raise KBError(f"the dense arm holds {done:,} of the {total:,} documents of {edition}: complete it first "
                       "(rulekb build --embed now)")
-    lang = edition.split("/")[0]
     rows = arm.rows(edition, lang)
     numbers = searcher.document_numbers([str(arm.keys[r]) for r in rows])
     row_of = {}
@@ -52,7 +48,7 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
         if kind == "rule":
             row_of.setdefault(number, i)
     vectors, targets, used = [], [], Counter()
-    for q in questions:
+    for name, q in questions:
         if q.edition != edition:
             continue
         wanted = sorted({row_of[n] for n in q.rules if n in row_of})
@@ -61,11 +57,12 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
         u = searcher.read(q.question, lang)
         vectors.append(dense.embed_query(u.meaning_text or u.text, adapted=False))
         targets.append(wanted)
-        used[_set_of(q, sets)] += 1
+        used[name] += 1
     if not vectors:
         raise KBError(f"no tuning question of {edition} names a rule the store holds: nothing to learn from")
+    vectors = np.stack(vectors)
     documents = np.asarray(arm.vectors[rows], dtype=np.float32)
-    matrix = adapter.train(np.stack(vectors), targets, documents, epochs=adapter.EPOCHS, rate=adapter.RATE,
+    matrix = adapter.train(vectors, targets, documents, epochs=adapter.EPOCHS, rate=adapter.RATE,
                            penalty=adapter.PENALTY, temperature=adapter.TEMPERATURE, progress=progress)  # (what meta says)
     found = adapter.Adapter(matrix.astype(np.float16).astype(np.float32), {})
     meta = {
@@ -74,15 +71,11 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
         "gold": {name: _digest(sets[name]) for name in sorted(used)},
         "epochs": adapter.EPOCHS, "rate": adapter.RATE, "penalty": adapter.PENALTY,
         "temperature": adapter.TEMPERATURE,
-        "recall@5_by_meaning": {"before": _recall(np.stack(vectors), targets, documents, None),
-                                "after": _recall(np.stack(vectors), targets, documents, found)},
+        "recall@5_by_meaning": {"before": _recall(vectors, targets, documents, None),
+                                "after": _recall(vectors, targets, documents, found)},
     }
     adapter.write(Path(out) if out else adapter.PATH, matrix, meta)
     return meta
-
-
-def _set_of(question, sets: dict) -> str:
-    return next(name for name, questions in sets.items() if any(q is question for q in questions))
 
 
 def _digest(questions) -> str:
