@@ -65,6 +65,39 @@ def test_a_question_in_the_texts_language_is_fused_as_before(fixture_kb, weights
     assert weights_fused and set(weights_fused) == {None}
 
 
+
+def test_a_moved_question_is_fused_with_its_own_constant(fixture_kb, monkeypatch):
+    """The adapted meaning's first ranks are the surest: a moved question's lists are summed with
+    ``RRF_K_ADAPTED``, smaller than ``RRF_K`` (a first rank then weighs more against a tenth); an
+    unmoved one keeps ``RRF_K``."""
+    from rulekb.kb.search import adapter
+
+    assert rank.RRF_K_ADAPTED < rank.RRF_K
+    first, tenth = {"a": 1}, {"b": 10}
+    for k in (rank.RRF_K, rank.RRF_K_ADAPTED):
+        scored = rank.fuse({**first, **tenth}, {"a": 1.0, "b": 0.5}, {})
+        scored_k = rank.fuse({**first, **tenth}, {"a": 1.0, "b": 0.5}, {}, k=k)
+        assert scored_k["a"] / scored_k["b"] == pytest.approx((k + 10) / (k + 1))
+    assert scored["a"] / scored["b"] < scored_k["a"] / scored_k["b"]
+    seen = []
+    fuse = rank.fuse
+
+    def spy(*args, **kwargs):
+        seen.append(args[7] if len(args) > 7 else kwargs.get("k"))
+        return fuse(*args, **kwargs)
+
+    monkeypatch.setattr(rank, "fuse", spy)
+    searcher = Searcher(index_dir(fixture_kb[0]))
+    searcher.search(ENGLISH)
+    assert seen and set(seen) == {rank.RRF_K_ADAPTED}
+    seen.clear()
+    searcher.search(ENGLISH, adapted=False)
+    assert seen and set(seen) == {None}  # rank.RRF_K
+    seen.clear()
+    monkeypatch.setattr(adapter, "PATH", adapter.PATH.with_name("no-such-adapter.npz"))
+    searcher.search(ENGLISH)
+    assert seen and set(seen) == {None}
+
 def test_the_terminal_says_the_meaning_leads(fixture_kb):
     where = ["--store", str(fixture_kb[0].root)]
     assert "asked in French, the texts are in English: the meaning leads" in invoke_cli("search", FRENCH, *where).stdout
