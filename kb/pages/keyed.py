@@ -12,7 +12,7 @@ page would otherwise ask the store for the rules that have any.
   (``page-rules``: a French rule outside any lineage, not placed) (:func:`kb.pages.data.fallback_batches`). Not the
   lineage queries of a key of several lineages: a new edition changes them (``build --add``).
 - :data:`CARDS`: ``cards-governed-count`` of every placed rule, counted from the rows of
-  ``page-cards-governed`` (each card with the lineage and the key of each rule governing it).
+  ``page-cards-governed`` (each card with each rule governing it; each such rule's lineage and key).
   The named query counts the distinct cards of the rules reached from the asked rule or its
   parent (``rk:parent?``) by itself or a shared lineage (``(rk:lineage/^rk:lineage)?``): so the
   cards of the rule's key and its parent's key, and of every lineage of either. A key carried
@@ -35,11 +35,15 @@ def card_counts(governed: list[dict], lineages: dict[tuple[str, str], set[str]],
     (placed rules: one node, one parent); None where a key several nodes carry is involved."""
     by_key: dict[tuple[str, str], set[str]] = {}
     by_lineage: dict[str, set[str]] = {}
+    cards_of: dict[str, set[str]] = {}  # rule -> its cards (the rows of the first kind)
     for row in governed:
+        if "card" in row:
+            cards_of.setdefault(row["rule"], set()).add(row["card"])
+    for row in governed:  # (the rows of the second kind: where each rule is)
         if "lineage" in row:
-            by_lineage.setdefault(row["lineage"], set()).add(row["card"])
-        if "number" in row:
-            by_key.setdefault((row["edition"], row["number"]), set()).add(row["card"])
+            by_lineage.setdefault(row["lineage"], set()).update(cards_of.get(row["rule"], ()))
+        elif "number" in row:
+            by_key.setdefault((row["edition"], row["number"]), set()).update(cards_of.get(row["rule"], ()))
     out: dict[tuple[str, str], int | None] = {}
     for key, parent_number in parents.items():
         parent = (key[0], parent_number)
