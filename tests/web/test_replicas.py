@@ -85,10 +85,13 @@ class Replica:
 
 
 class Load:
-    """``clients`` threads, each on its own kept-alive connection to the balancer, GETting PATHS in turn."""
+    """``clients`` threads, each on its own kept-alive connection to the balancer, GETting PATHS in turn,
+    ``pause`` seconds between an answer and the next request: requests are in flight on most
+    connections at any moment (a page takes a millisecond or more through HAProxy) without six threads
+    spinning flat out (12 s of the test's CPU, and the replicas' beside it, unpaced)."""
 
-    def __init__(self, port: int, clients: int = 6):
-        self.port, self.clients = port, clients
+    def __init__(self, port: int, clients: int = 6, pause: float = 0.001):
+        self.port, self.clients, self.pause = port, clients, pause
         self.ok = 0
         self.failed: list[str] = []
         self._stop = threading.Event()
@@ -118,6 +121,7 @@ class Load:
                     self.ok += 1
                 else:
                     self.failed.append(outcome)
+            self._stop.wait(self.pause)
 
     def __enter__(self):
         for thread in self._threads:
