@@ -44,6 +44,11 @@ _JOINERS = {"of", "the", "and", "a", "to", "in", "from", "for", "on", "with", "d
 # ..."), not the card of that name; a name is written capitalised, or after "my", "the", "cast"
 _INDEFINITE = {"a", "an", "another", "any", "each", "every", "some", "no"}
 _OWNERS = {"my", "your", "their", "his", "her", "our", "opponent's", "opponents"}  # (folded: "opponent’s" too)
+# a one-word face of a card of several (split, adventure, two faces) written in lower case is the
+# face only right after these: in the tuning questions every other such word was English ("alive",
+# "death": Alive // Well, Life // Death), where a one-word card's name in lower case was the card as
+# often as not ("can I stifle the trigger", "if I fling my Courser")
+_CASTING = {"cast", "casts", "casting", "recast", "copy", "copies", "counter", "counters"}
 
 
 def recognise(question: str, index: NameIndex | None, common: set[str] | frozenset = frozenset(),
@@ -99,6 +104,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if hit is None or key in common or not (_plausible(span, key.split(), common, lower_names, verbs, opening)
                                                     or (n > 1 and lower_names and _owned_name(normed, i, n, common))):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
+            if n == 1 and hit[1] == "face" and not span[0][0][:1].isupper() and (not i or normed[i - 1] not in _CASTING):
+                continue  # "keep it alive", "my death trigger": English words; "cast unwind": the face
             card, kind = hit
             start, end = span[0][1], span[-1][2]
             _add(found, index, card, "text" if kind == "name" else kind, question[start:end], (start, end))
@@ -119,7 +126,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if tried >= _MISSPELT_TRIES:
                 break
             if (len(key) >= _MISSPELT_ONE_WORD and key not in common and " " not in key
-                    and key not in verbs and not _after_article(words, normed, k)
+                    and key not in verbs and not _after_article(words, normed, k) and not _plural_of(key, common)
                     and not any(a <= start < b for a, b in covered) and index.lookup(key) is None):
                 tried += 1
                 card = index.near(w, cutoff=_MISSPELT_CUTOFF)
@@ -196,6 +203,12 @@ def _plausible(span, normed: list[str], common, lower_names: bool = True, verbs=
     if any(capitals[1:]) or (capitals[0] and not opening):  # (a sentence's first capital says nothing: "The end")
         return True
     return not all(w in common or w in _JOINERS for w in normed)
+
+
+def _plural_of(key: str, common) -> bool:
+    """Whether a word is the plural of a word of the rules ("goblins": a creature type, not a
+    misspelt "_____ Goblin")."""
+    return any(key.endswith(end) and key[:-len(end)] in common for end in ("s", "es"))
 
 
 def _after_article(words, normed: list[str], k: int) -> bool:

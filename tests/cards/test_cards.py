@@ -349,6 +349,36 @@ def test_a_one_word_name_in_lower_case_is_a_card_in_english_only(kb):
     assert "cards" not in french or not french["cards"]
 
 
+def test_a_face_in_lower_case_is_the_face_only_when_cast():
+    """A one-word face of a card of several faces, in lower case, is an English word ("keep it
+    alive": not Alive // Well) unless a casting verb comes right before it ("cast unwind"); a
+    capitalised face stays the face. The misspelt-word reading skips the plural of a word of the
+    rules ("goblins": the creature type, not "_____ Goblin")."""
+    from rulekb.kb.cards.recognise import _plural_of, recognise
+
+    class Faces:  # a name index of one card with the face "unwind"
+        def lookup(self, key):
+            return (0, "face") if key == "unwind" else None
+
+        def near(self, *args, **kwargs):
+            return None
+
+        def meanings(self, key):
+            return []
+
+        def details(self, i):
+            return {"name": "Wind // Unwind", "slug": "wind-unwind"}
+
+    def named(question):
+        return [f.name for f in recognise(question, Faces())[0]]
+
+    assert named("if I cast unwind on a gadget, what happens?") == ["Wind // Unwind"]
+    assert named("can I copy unwind?") == ["Wind // Unwind"]
+    assert named("does my gadget unwind at the end of the turn?") == []
+    assert named("does my gadget Unwind at the end of the turn?") == ["Wind // Unwind"]
+    assert _plural_of("goblins", {"goblin"}) and _plural_of("witches", {"witch"}) and not _plural_of("goblins", set())
+
+
 def test_the_meaning_arm_reads_each_card_as_what_it_is(kb):
     found = service.search(kb[0], "can I cast Unwind on my [Brass Golem] when it has no springs?")
     assert found["understood"]["meaning_reads"] == "can I cast the sprocket on my gadget when it has no springs?"
