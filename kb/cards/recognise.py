@@ -8,7 +8,8 @@ A question names a card
 - written plainly, "if I cast Lightning Bolt on ...": the longest run of the question's
   words that is a card's name, a face's name or a legendary card's short name
   ("Keranos"). A one-word name must be capitalised (or, in an English question, be five
-  letters or more: "stifle") and must not be a word of the rules (a KB concept's label, a
+  letters or more: "stifle"; a face of a card of several, only after a casting verb: "cast
+  unwind") and must not be a word of the rules (a KB concept's label, a
   word the rules' text uses in lower case, a question word:
   "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
   written in lower case must not be made only of such words, nor be a phrase of the rules;
