@@ -118,12 +118,14 @@ class Searcher:
 
             read = read_cards(text, self.cards, self.common_words, lower_names=asked_in != "fr")
         if read and read["cards"]:
-            u = understand(read["rest"], lang, self.matchers.get(lang), self.renames)
+            u = understand(read["rest"], lang, self.matchers.get(asked_in), self.renames)
             u.text = text
             if not u.words and not u.numbers:
                 u.terms, u.phrases = [], []  # only card names: the cards' knowledge is the query
         else:
-            u = understand(query, lang, self.matchers.get(lang), self.renames)
+            # (the concepts in the asker's language's labels: the KB's concepts are both languages'; an
+            # English label matched in a French question was a French word: "encore", "pile")
+            u = understand(query, lang, self.matchers.get(asked_in), self.renames)
         if read:
             u.cards, u.unknown_cards = read["cards"], read["unknown"]
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]

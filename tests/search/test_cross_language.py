@@ -48,6 +48,23 @@ def test_a_french_question_about_english_rules_leans_on_the_meaning(fixture_kb, 
     assert found["results"][0]["rule"].startswith("100.1")  # the duel's players, by meaning
 
 
+@pytest.mark.corpus
+def test_a_french_question_about_english_rules_finds_its_concepts_by_their_french_labels(corpus_kb):
+    """The KB's concepts carry both languages' labels: a French question's concepts are read by
+    the French ones, as an English question's are by the English ones; an English label in a
+    French question is a French word ("encore" is not the keyword Encore)."""
+    from rulekb.kb import service
+
+    store, _ = corpus_kb
+    french = service.search(store, "qui est le propriétaire d'un jeton ?", edition="en/2026-01-16")
+    assert french["lang"] == "en" and french["understood"]["asked_in"] == "fr"
+    assert {"owner", "token"} <= set(french["understood"]["concepts"])
+    again = service.search(store, "est-ce que je peux encore sacrifier une créature ?", edition="en/2026-01-16")
+    assert "encore" not in again["understood"]["concepts"] and "creature" in again["understood"]["concepts"]
+    english = service.search(store, "can I still sacrifice an encore creature?", edition="en/2026-01-16")
+    assert "encore" in english["understood"]["concepts"]
+
+
 def test_a_question_in_the_texts_language_is_fused_as_before(fixture_kb, weights_fused, monkeypatch):
     from rulekb.kb.search import adapter
 
