@@ -35,6 +35,7 @@ WEIGHTS = {"keyword": 0.7, "kind": 0.7, "shape": 0.7, "type": 0.3, "mention": 1.
 _BRACKETS = re.compile(r"\[\[([^\[\]\n]{1,150}?)\]\]|\[([^\[\]\n]{1,150}?)\]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s?$")
+_ELIDED = re.compile(r"(?:[jldnsmtc]|qu|jusqu|lorsqu|puisqu)['’](?=[^\W\d_])")  # French "j'", "l'", "qu'" ... before a name
 _LOWER_ONE_WORD = 5  # a one-word name written in lower case: this long at least ("opt", "fog": English first)
 _MISSPELT_ONE_WORD = 7  # a single word taken for a misspelt name: this long at least
 _MISSPELT_TRIES = 8  # at most this many words looked up so (each scans the names of about its length)
@@ -82,7 +83,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             unknown.append(asked)
             continue
         _add(found, index, i, how, asked, m.span())
-    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)
+    words = [_unelided(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)
              if not any(a <= m.start() < b for a, b in taken)]
     normed = [norm(w) for w, _, _ in words]
     bare = [norm(_POSSESSIVE.sub("", w)) for w, _, _ in words]  # "Keranos's" -> "keranos"
@@ -185,6 +186,15 @@ def _first_words(question: str, words, bare: list[str], found: list[Found], inde
 
 _FIRST_WORD = 4  # a name's first word read alone: this long at least
 _MARGIN = 2.5  # log-rarity: a word at most one card in twelve uses ("first" in "first strike": 1 in 27)
+
+
+def _unelided(word: str, start: int, end: int) -> tuple[str, int, int]:
+    """A word without the French elided word it begins with when a capital follows ("j'Ephemerate",
+    "d'Aetherplasm": the card's name starts after the apostrophe)."""
+    m = _ELIDED.match(word)
+    if m and word[m.end()].isupper():
+        return word[m.end():], start + m.end(), end
+    return word, start, end
 
 
 def _add(found: list[Found], index: NameIndex, card: int, how: str, asked: str, span: tuple[int, int]) -> None:

@@ -349,7 +349,7 @@ def test_a_one_word_name_in_lower_case_is_a_card_in_english_only(kb):
     assert "cards" not in french or not french["cards"]
 
 
-def test_a_face_in_lower_case_is_the_face_only_when_cast():
+def test_a_face_in_lower_case_is_the_face_only_when_cast_and_french_elisions_are_cut():
     """A one-word face of a card of several faces, in lower case, is an English word ("keep it
     alive": not Alive // Well) unless a casting verb comes right before it ("cast unwind"); a
     capitalised face stays the face. The misspelt-word reading skips the plural of a word of the
@@ -377,6 +377,12 @@ def test_a_face_in_lower_case_is_the_face_only_when_cast():
     assert named("does my gadget unwind at the end of the turn?") == []
     assert named("does my gadget Unwind at the end of the turn?") == ["Wind // Unwind"]
     assert _plural_of("goblins", {"goblin"}) and _plural_of("witches", {"witch"}) and not _plural_of("goblins", set())
+    # a French elided word before a name is not part of it ("d'Unwind", "qu'Unwind"); a word with an
+    # apostrophe of its own stays whole ("aujourd'hui", "l'unwind" in lower case: French)
+    french = recognise("est-ce que la copie d'Unwind est exilée, lorsqu'Unwind se résout ?", Faces(),
+                       lower_names=False)[0]
+    assert [(f.name, f.asked) for f in french] == [("Wind // Unwind", "Unwind")]
+    assert recognise("je lance l'unwind aujourd'hui", Faces(), lower_names=False)[0] == []
 
 
 def test_the_meaning_arm_reads_each_card_as_what_it_is(kb):
