@@ -102,13 +102,18 @@ def as_what_they_are(question: str, spans: list, concepts: dict, lang: str) -> s
     """The question with each card's name replaced by its card types ("I bolt Grizzly Bears"
     -> "I bolt the creature"), for the dense arm: a sentence model knows nothing of a card's
     name, and reads the sentence better with what the card is (measured on the tuning part of
-    the English scenario questions; French questions read better with the names kept)."""
+    the English scenario questions, then of the French ones: :mod:`.engine`). In French, by the
+    French labels and with no article."""
     out, pos = [], 0
     for (start, end), kinds in spans:
         labels = [(concepts.get(k, {}).get("labels", {}).get(lang) or [k])[0].lower() for k in kinds]
         before = question[pos:start]
         said = " ".join(labels or ["card"])
         last = before.split()[-1] if before.split() else ""
+        if lang != "en":  # (a French article agrees with a gender the labels do not give: none added)
+            out += [before, said]
+            pos = end
+            continue
         if last.lower() in ("a", "an"):  # "so an Insectile Aberration" -> "so a creature", not "an creature"
             article = "an" if said[:1] in "aeiou" else "a"
             before = before[:before.rstrip().rfind(last)] + (article.capitalize() if last[0].isupper() else article) + " "

@@ -399,6 +399,12 @@ def test_a_card_read_as_what_it_is_keeps_its_article_right():
     spans = [((question.index(name), question.index(name) + len(name)), kinds)
              for name, kinds in (("Unwind", ["sprocket"]), ("Brass Golem", ["artifact"]), ("Ornate Golem", ["gadget"]))]
     assert as_what_they_are(question, spans, {}, "en") == "So a sprocket blocks. An artifact blocks a gadget."
+    # in French by the French labels, no article added (a French one agrees with a gender)
+    concepts = {"artifact": {"labels": {"fr": ["Artefact"]}}, "gadget": {"labels": {"fr": ["Gadget"]}}}
+    question = "Si j'Unwind, mon Brass Golem bloque-t-il l'Ornate Golem ?"
+    spans = [((question.index(name), question.index(name) + len(name)), kinds)
+             for name, kinds in (("Unwind", ["sprocket"]), ("Brass Golem", ["artifact"]), ("Ornate Golem", ["gadget"]))]
+    assert as_what_they_are(question, spans, concepts, "fr") == "Si j'sprocket, mon artefact bloque-t-il l'gadget ?"
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
