@@ -349,62 +349,11 @@ def test_a_one_word_name_in_lower_case_is_a_card_in_english_only(kb):
     assert "cards" not in french or not french["cards"]
 
 
-def test_a_face_in_lower_case_is_the_face_only_when_cast_and_french_elisions_are_cut():
-    """A one-word face of a card of several faces, in lower case, is an English word ("keep it
-    alive": not Alive // Well) unless a casting verb comes right before it ("cast unwind"); a
-    capitalised face stays the face. The misspelt-word reading skips the plural of a word of the
-    rules ("goblins": the creature type, not "_____ Goblin")."""
-    from rulekb.kb.cards.recognise import _plural_of, recognise
-
-    class Faces:  # a name index of one card with the face "unwind"
-        def lookup(self, key):
-            return (0, "face") if key == "unwind" else None
-
-        def near(self, *args, **kwargs):
-            return None
-
-        def meanings(self, key):
-            return []
-
-        def details(self, i):
-            return {"name": "Wind // Unwind", "slug": "wind-unwind"}
-
-    def named(question):
-        return [f.name for f in recognise(question, Faces())[0]]
-
-    assert named("if I cast unwind on a gadget, what happens?") == ["Wind // Unwind"]
-    assert named("can I copy unwind?") == ["Wind // Unwind"]
-    assert named("does my gadget unwind at the end of the turn?") == []
-    assert named("does my gadget Unwind at the end of the turn?") == ["Wind // Unwind"]
-    assert _plural_of("goblins", {"goblin"}) and _plural_of("witches", {"witch"}) and not _plural_of("goblins", set())
-    # a French elided word before a name is not part of it ("d'Unwind", "qu'Unwind"); a word with an
-    # apostrophe of its own stays whole ("aujourd'hui", "l'unwind" in lower case: French)
-    french = recognise("est-ce que la copie d'Unwind est exilée, lorsqu'Unwind se résout ?", Faces(),
-                       lower_names=False)[0]
-    assert [(f.name, f.asked) for f in french] == [("Wind // Unwind", "Unwind")]
-    assert recognise("je lance l'unwind aujourd'hui", Faces(), lower_names=False)[0] == []
-
-
 def test_the_meaning_arm_reads_each_card_as_what_it_is(kb):
     found = service.search(kb[0], "can I cast Unwind on my [Brass Golem] when it has no springs?")
     assert found["understood"]["meaning_reads"] == "can I cast the sprocket on my gadget when it has no springs?"
     plain = service.search(kb[0], "can a gadget be wound twice?")
     assert "meaning_reads" not in plain["understood"]
-
-
-def test_a_card_read_as_what_it_is_keeps_its_article_right():
-    from rulekb.kb.search.card_words import as_what_they_are
-
-    question = "So an Unwind blocks. A Brass Golem blocks an Ornate Golem."
-    spans = [((question.index(name), question.index(name) + len(name)), kinds)
-             for name, kinds in (("Unwind", ["sprocket"]), ("Brass Golem", ["artifact"]), ("Ornate Golem", ["gadget"]))]
-    assert as_what_they_are(question, spans, {}, "en") == "So a sprocket blocks. An artifact blocks a gadget."
-    # in French by the French labels, no article added (a French one agrees with a gender)
-    concepts = {"artifact": {"labels": {"fr": ["Artefact"]}}, "gadget": {"labels": {"fr": ["Gadget"]}}}
-    question = "Si j'Unwind, mon Brass Golem bloque-t-il l'Ornate Golem ?"
-    spans = [((question.index(name), question.index(name) + len(name)), kinds)
-             for name, kinds in (("Unwind", ["sprocket"]), ("Brass Golem", ["artifact"]), ("Ornate Golem", ["gadget"]))]
-    assert as_what_they_are(question, spans, concepts, "fr") == "Si j'sprocket, mon artefact bloque-t-il l'gadget ?"
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
