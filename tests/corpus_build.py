@@ -140,8 +140,9 @@ def page_rows(shared_tmp: Path) -> dict[str, list[dict]]:
 # are asked once per run, by the first test that wants them, and read back by the others
 # (page-flags: 6-9 s of CPU over the whole KB, tests/store/test_kb_queries.py and tests/web/test_page_data.py;
 # translation-links of every French text: 2-3 s, tests/translate/test_exchange_corpus.py, whose module fixture a
-# worker that takes some of its tests asks again, and tests/translate/test_report_lineages_corpus.py)
-SHARED_ROWS = ("page-flags", "translation-links")
+# worker that takes some of its tests asks again, and tests/translate/test_report_lineages_corpus.py;
+# page-structure and page-lineages: 11 and 7 s of CPU, the same two tests as page-flags)
+SHARED_ROWS = ("page-flags", "translation-links", "page-structure", "page-lineages")
 
 
 def rows(shared_tmp: Path, store, name: str) -> list[dict[str, str]]:

@@ -223,7 +223,7 @@ def test_corpus_page_rows_from_the_builds_memory_are_the_queries_rows(corpus_kb,
     compared = 0
     for name in KNOWABLE:
         rows = corpus_page_rows[name]
-        asked = corpus_rows(name) if name in SHARED_ROWS else run(store, name)  # (page-flags: asked once a run)
+        asked = corpus_rows(name) if name in SHARED_ROWS else run(store, name)  # (each asked once a run)
         assert _bag(rows) == _bag(asked), name
         compared += len(rows)
     assert compared > 500_000
