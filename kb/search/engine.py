@@ -129,7 +129,7 @@ class Searcher:
         if read:
             u.cards, u.unknown_cards = read["cards"], read["unknown"]
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
-            if read["cards"]:  # (French questions too: docs/search.md, "the card as what it is")
+            if read["cards"]:  # (French questions too, by the French labels: docs/cards.md says how measured)
                 u.meaning_text = card_words.as_what_they_are(text, read["spans"], self.meta["concepts"], asked_in)
         for key, weight in card_words.quoted_kinds(text, lang).items():  # card text quoted: read as a card's
             if key not in u.concepts and key not in u.card_concepts:
