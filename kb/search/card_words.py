@@ -110,14 +110,14 @@ def as_what_they_are(question: str, spans: list, concepts: dict, lang: str) -> s
         before = question[pos:start]
         said = " ".join(labels or ["card"])
         last = before.split()[-1] if before.split() else ""
-        if lang != "en":  # (a French article agrees with a gender the labels do not give: none added)
-            out += [before, said]
-            pos = end
-            continue
-        if last.lower() in ("a", "an"):  # "so an Insectile Aberration" -> "so a creature", not "an creature"
-            article = "an" if said[:1] in "aeiou" else "a"
-            before = before[:before.rstrip().rfind(last)] + (article.capitalize() if last[0].isupper() else article) + " "
-        out += [before, ("" if last.lower() in _DETERMINERS else "the ") + said]
+        article = ""  # (a French article agrees with a gender the labels do not give: none added)
+        if lang == "en":
+            if last.lower() in ("a", "an"):  # "so an Insectile Aberration" -> "so a creature", not "an creature"
+                indefinite = "an" if said[:1] in "aeiou" else "a"
+                before = (before[:before.rstrip().rfind(last)]
+                          + (indefinite.capitalize() if last[0].isupper() else indefinite) + " ")
+            article = "" if last.lower() in _DETERMINERS else "the "
+        out += [before, article + said]
         pos = end
     out.append(question[pos:])
     return " ".join("".join(out).split())

@@ -25,18 +25,23 @@ def test_the_meaning_weight_decides_between_one_arm_and_the_other():
     assert rank.RRF_CROSS > rank.RRF_DENSE and cross["b"] > cross["a"]
 
 
-@pytest.fixture()
-def weights_fused(monkeypatch):
-    """The meaning weight each fusion of a search was given."""
+def _fusions(monkeypatch, position: int, name: str) -> list:
+    """Each value ``rank.fuse`` is given for its parameter ``name`` (at ``position``) while searching."""
     seen = []
     fuse = rank.fuse
 
     def spy(*args, **kwargs):
-        seen.append(args[6] if len(args) > 6 else kwargs.get("dense"))
+        seen.append(args[position] if len(args) > position else kwargs.get(name))
         return fuse(*args, **kwargs)
 
     monkeypatch.setattr(rank, "fuse", spy)
     return seen
+
+
+@pytest.fixture()
+def weights_fused(monkeypatch):
+    """The meaning weight each fusion of a search was given."""
+    return _fusions(monkeypatch, 6, "dense")
 
 
 def test_a_french_question_about_english_rules_leans_on_the_meaning(fixture_kb, weights_fused):
@@ -82,7 +87,6 @@ def test_a_question_in_the_texts_language_is_fused_as_before(fixture_kb, weights
     assert weights_fused and set(weights_fused) == {None}
 
 
-
 def test_a_moved_question_is_fused_with_its_own_constant(fixture_kb, monkeypatch):
     """The adapted meaning's first ranks are the surest: a moved question's lists are summed with
     ``RRF_K_ADAPTED``, smaller than ``RRF_K`` (a first rank then weighs more against a tenth); an
@@ -96,14 +100,7 @@ def test_a_moved_question_is_fused_with_its_own_constant(fixture_kb, monkeypatch
         scored_k = rank.fuse({**first, **tenth}, {"a": 1.0, "b": 0.5}, {}, k=k)
         assert scored_k["a"] / scored_k["b"] == pytest.approx((k + 10) / (k + 1))
     assert scored["a"] / scored["b"] < scored_k["a"] / scored_k["b"]
-    seen = []
-    fuse = rank.fuse
-
-    def spy(*args, **kwargs):
-        seen.append(args[7] if len(args) > 7 else kwargs.get("k"))
-        return fuse(*args, **kwargs)
-
-    monkeypatch.setattr(rank, "fuse", spy)
+    seen = _fusions(monkeypatch, 7, "k")
     searcher = Searcher(index_dir(fixture_kb[0]))
     searcher.search(ENGLISH)
     assert seen and set(seen) == {rank.RRF_K_ADAPTED}
@@ -114,6 +111,7 @@ def test_a_moved_question_is_fused_with_its_own_constant(fixture_kb, monkeypatch
     monkeypatch.setattr(adapter, "PATH", adapter.PATH.with_name("no-such-adapter.npz"))
     searcher.search(ENGLISH)
     assert seen and set(seen) == {None}
+
 
 def test_the_terminal_says_the_meaning_leads(fixture_kb):
     where = ["--store", str(fixture_kb[0].root)]
