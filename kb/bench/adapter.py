@@ -20,12 +20,13 @@ from . import search as gold_search
 
 
 def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=None) -> dict:
-    """Learn the map and write it to ``out`` (default: the package's :data:`adapter.PATH`);
-    what was learnt from, and the recall@5 by meaning alone of the training questions before
-    and after."""
+    """Learn the map and write it to ``out`` (default: the package's :data:`adapter.PATH`), and the
+    same questions' vectors as the precedents (:mod:`kb.search.precedents`) beside it
+    (``<out>-precedents.npz``; default: :data:`precedents.PATH`); what was learnt from, and the
+    recall@5 by meaning alone of the training questions before and after."""
     import numpy as np
 
-    from ..search import adapter, dense
+    from ..search import adapter, dense, precedents
 
     sets = sets if sets is not None else gold_search.gold_sets(None)
     questions = [(name, q) for name, qs in sets.items() for q in qs if q.tuning]
@@ -47,7 +48,7 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
         kind, number = numbers.get(key, ("", ""))
         if kind == "rule":
             row_of.setdefault(number, i)
-    vectors, targets, used = [], [], Counter()
+    vectors, targets, used, kept = [], [], Counter(), []
     for name, q in questions:
         if q.edition != edition:
             continue
@@ -58,6 +59,7 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
         vectors.append(dense.embed_query(u.meaning_text or u.text, adapted=False))
         targets.append(wanted)
         used[name] += 1
+        kept.append({"id": q.id, "question": q.question, "rules": [n for n in q.rules if n in row_of]})
     if not vectors:
         raise KBError(f"no tuning question of {edition} names a rule the store holds: nothing to learn from")
     vectors = np.stack(vectors)
@@ -75,6 +77,9 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, progress=
                                 "after": _recall(vectors, targets, documents, found)},
     }
     adapter.write(Path(out) if out else adapter.PATH, matrix, meta)
+    beside = Path(out).with_name(Path(out).stem + "-precedents.npz") if out else precedents.PATH
+    precedents.write(beside, vectors, kept, {key: meta[key] for key in ("model_version", "edition", "sets", "gold")})
+    meta["precedents"] = str(beside)
     return meta
 
 

@@ -472,3 +472,10 @@ def governing(links: Links, vocab: Vocabulary) -> list[tuple[str, str]]:
         for number in vocab.rules_of(SHAPES[shape]):
             out.setdefault(number, SHAPE_WHY.get(shape, f"{shape} ability"))
     return list(out.items())
+
+
+def brought_keys(card: dict) -> set[str]:
+    """The concepts a card recognised in a question brings (a search result's ``cards`` entry)."""
+    brought = card.get("brought", {})
+    return ({*brought.get("types", []), *brought.get("mentions", []), *(SHAPES.get(s, s) for s in brought.get("shapes", []))}
+            | set(card.get("keyword_concepts", [])))

@@ -19,7 +19,8 @@ from tantivy import Occur, Query
 from ..errors import KBError, NotFound
 from . import brought as card_brought
 from . import referred as referred_rules
-from . import analysis, card_words, interactions, rank, shorthand
+from . import adapter as query_adapter
+from . import analysis, card_words, interactions, precedents, rank, shorthand
 from . import dense as dense_arm
 from .index import open_index
 from .snippets import TOKEN, memo, snippet
@@ -178,6 +179,7 @@ class Searcher:
         meaning = self._meaning_state(arm, edition, lang) if not baseline else None
         if meaning and meaning["answers"]:
             meaning["adapter"] = dense_arm.adapter_state() if adapted else "off"
+            meaning["precedents"] = precedents.state(dense_arm.MODEL_VERSION) if adapted else "off"
         near: dict = {}
         meaning_ranked = False  # whether the meaning arm's ranking was fused (though no hit shown came from it)
         if arm is not None and meaning["answers"]:
@@ -261,14 +263,16 @@ class Searcher:
         lex_score = {unit(doc): score for score, doc in lexical}
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
         brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
-
         moved = adapted and dense_arm.adapter_state() == "on"  # the better ranking by meaning
+        precedent = precedents.ranked(self, vector, query_adapter.load(dense_arm.MODEL_VERSION) if moved else None,
+                                      edition, lang, unit, docs) if adapted else {}
         weight = rank.RRF_CROSS if u.meaning_leads else rank.RRF_ADAPTED if moved else None
         constant = rank.RRF_K_ADAPTED if moved else None
 
         def fused(referred_rank: dict | None = None) -> tuple[dict, list]:
             scored = rank.fuse(lex_rank, lex_score, {k: v[:2] for k, v in near.items()},
-                               {k: i for i, k in enumerate(met, start=1)}, brought, referred_rank, weight, constant)
+                               {k: i for i, k in enumerate(met, start=1)}, brought, referred_rank, weight, constant,
+                               {k: r for k, (r, _) in precedent.items()})
             for key in cited:
                 scored[key] += 10.0
             return scored, sorted(scored, key=lambda k: (-scored[k], lex_rank.get(k, depth + 1),
@@ -285,8 +289,8 @@ class Searcher:
         page = ordered[offset:offset + limit]
         self.fill_docs(page, docs, near, grouped)
         hits = [(scored[k], docs[k]) for k in page if k in docs]
-        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k), referred.get(k)) for k in page
-                if k in docs and (k in near or k in brought or k in referred)}
+        info = {id(docs[k]): (near.get(k), k not in lex_rank, brought.get(k), referred.get(k), precedent.get(k))
+                for k in page if k in docs and (k in near or k in brought or k in referred or k in precedent)}
         return hits, len(ordered) > offset + limit, info, bool(near)
 
     def fill_docs(self, keys: list[str], docs: dict, near: dict, grouped: bool) -> None:
@@ -389,13 +393,17 @@ class Searcher:
             if doc.get("lineage"):
                 result["lineage"] = self.minter.lineage(doc["lineage"][0])
         result["why"] = [] if baseline else self._why(doc, u, lang, term_of)
-        found, meaning_only, brought, referred = (near or {}).get(id(doc), (None, False, None, None))
+        found, meaning_only, brought, referred, precedent = (near or {}).get(id(doc), (None,) * 5)
         if brought is not None:
             result["brought"] = brought
             result["why"].append(f"what the cards bring: #{brought} in meaning to the question")
         if referred is not None:
             result["referred_by"] = referred[1]
             result["why"].append(f"cited by the first results: {', '.join(referred[1])}")
+        if precedent is not None:
+            result["precedent"] = {"rank": precedent[0], **precedent[1]}
+            result["why"].append(f"settled a question like it: {_quote(precedent[1]['question'] or '')} "
+                                 f"(similarity {precedent[1]['similarity']:.2f})")
         if found is not None:
             by_meaning, similarity, _ = found
             result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}
@@ -407,6 +415,8 @@ class Searcher:
         return result
 
     def _why(self, doc: dict, u: Understood, lang: str, term_of) -> list[str]:
+        from ..cards.link import brought_keys
+
         why = []
         number = doc["number"][0]
         if number in u.numbers:
@@ -425,7 +435,7 @@ class Searcher:
         for key in u.card_concepts:
             if key in u.concepts:
                 continue
-            cards = ", ".join(dict.fromkeys(c["name"] for c in u.cards if key in _card_keys(c)))
+            cards = ", ".join(dict.fromkeys(c["name"] for c in u.cards if key in brought_keys(c)))
             cards = f"card {cards}" if u.card_how.get(key) != "quoted" else "quoted card text"
             if key in doc.get("defines", []) or key in doc.get("defines_sub", []):
                 why.append(f"{cards}: {'defines' if key in doc.get('defines', []) else 'part of the definition of'} {name(key)!r}")
@@ -451,14 +461,6 @@ class Searcher:
             if set(analysis.terms(meaning, lang)) & present:
                 why.append(f"shorthand: {asked} read as {meaning!r}")
         return why
-
-
-def _card_keys(card: dict) -> set[str]:
-    from ..cards.link import SHAPES
-
-    brought = card.get("brought", {})
-    return ({*brought.get("types", []), *brought.get("mentions", []), *(SHAPES.get(s, s) for s in brought.get("shapes", []))}
-            | set(card.get("keyword_concepts", [])))
 
 
 def _quote(text: str) -> str:

@@ -129,6 +129,7 @@ RRF_ADAPTED = 2.0
 RRF_MET = 1.0
 RRF_BROUGHT = 1.0
 RRF_REFERRED = 0.3
+RRF_PRECEDENT = 1.0
 BROUGHT = ("keyword", "kind", "shape")  # how a card brings a concept (kb.cards.recognise.WEIGHTS)
 BROUGHT_DEPTH = 200  # defining rules read for that list at most
 BROUGHT_TOP = 5  # ... of which the nearest this many make the list (all: the same recall, one all@10 fewer)
@@ -141,7 +142,7 @@ def weights() -> dict:
     """The weights in use (``rulekb bench search`` prints them with its figures)."""
     names = ("A", "DEFINES", "DEFINES_SUB", "MENTIONS", "NUMBER", "SECTION", "SECTION_FIRST", "RULE", "CARD",
              "FIELDS", "TIE", "PHRASE", "QUOTED", "QUOTED_SLOP", "ERA", "RRF_K", "RRF_K_ADAPTED", "RRF_DENSE", "RRF_CROSS", "RRF_ADAPTED", "RRF_MET", "RRF_BROUGHT",
-             "RRF_REFERRED",
+             "RRF_REFERRED", "RRF_PRECEDENT",
              "FAMILY_CAP", "FAMILY_TOP", "FUSE_DEPTH")
     return {name: globals()[name] for name in names}
 
@@ -270,26 +271,29 @@ def spread(ordered: list[str], family_of) -> list[str]:
 
 def fuse(lex_rank: dict, lex_score: dict, near: dict, met_rank: dict | None = None,
          brought_rank: dict | None = None, referred_rank: dict | None = None, dense: float | None = None,
-         k: int | None = None) -> dict:
+         k: int | None = None, precedent_rank: dict | None = None) -> dict:
     """The fused score of every document any ranking holds: ``lex_rank``/``lex_score``
     the lexical ranking's 1-based ranks and scores, ``near`` document -> (rank by meaning,
     cosine similarity), ``met_rank`` the ranks of the rules of the sections named cards meet in,
     ``brought_rank`` those of the rules defining what the cards bring, by meaning, ``referred_rank``
-    those of the rules the first results cite (kb.search.referred); ``dense`` the meaning's weight
+    those of the rules the first results cite (kb.search.referred), ``precedent_rank`` those of the
+    rules that settled the questions nearest in meaning (kb.search.precedents); ``dense`` the meaning's weight
     in the reciprocal-rank fusion (default :data:`RRF_DENSE`; :data:`RRF_CROSS` for a question in
     another language than the text's); ``k`` the fusion's constant (default :data:`RRF_K`;
     :data:`RRF_K_ADAPTED` for a question the query adapter moved). :data:`FUSION` says how (the
     comment above :data:`RRF_K`)."""
     brought_rank, referred_rank, met_rank = brought_rank or {}, referred_rank or {}, met_rank or {}
+    precedent_rank = precedent_rank or {}
     dense = RRF_DENSE if dense is None else dense
     c = RRF_K if k is None else k
-    keys = set(lex_rank) | set(near) | set(brought_rank) | set(referred_rank)
+    keys = set(lex_rank) | set(near) | set(brought_rank) | set(referred_rank) | set(precedent_rank)
     if FUSION == "rrf":
         return {d: (c + 1) * ((1.0 / (c + lex_rank[d]) if d in lex_rank else 0.0)
                               + (dense / (c + near[d][0]) if d in near else 0.0)
                               + (RRF_MET / (c + met_rank[d]) if d in met_rank else 0.0)
                               + (RRF_BROUGHT / (c + brought_rank[d]) if d in brought_rank else 0.0)
-                              + (RRF_REFERRED / (c + referred_rank[d]) if d in referred_rank else 0.0))
+                              + (RRF_REFERRED / (c + referred_rank[d]) if d in referred_rank else 0.0)
+                              + (RRF_PRECEDENT / (c + precedent_rank[d]) if d in precedent_rank else 0.0))
                 for d in keys}
     top = max(lex_score.values(), default=0.0) or 1.0
     sims = [sim for _, sim in near.values()]

@@ -5,6 +5,7 @@ question the dense arm ranks, compared without it by ``rulekb bench search``."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from rulekb.kb.bench import adapter as learning
 from rulekb.kb.bench import search as bench
 from rulekb.kb.errors import KBError
-from rulekb.kb.search import adapter, dense
+from rulekb.kb.search import adapter, dense, precedents
 from rulekb.kb.search.engine import Searcher
 from rulekb.kb.search.home import index_dir
 
@@ -108,6 +109,11 @@ def test_the_adapter_is_learnt_from_the_tuning_rows_against_a_store(fixture_kb, 
     assert meta["model_version"] == dense.MODEL_VERSION and steps[-1] == adapter.EPOCHS
     found = adapter.load(dense.MODEL_VERSION, out)
     assert found is not None and found.meta["sets"] == {"fixture_gold": 3}
+    # the same questions are the precedents, beside it: their ids and rules, never the held-out row
+    kept = precedents.load(dense.MODEL_VERSION, tmp_path / "learnt-precedents.npz")
+    assert kept is not None and kept.vectors.shape == (3, dense.DIM)
+    assert [(q["id"], q["rules"]) for q in kept.questions] == [("t-001", ["101.1"]), ("t-002", ["200.1b"]),
+                                                                ("t-003", ["200.1c"])]
 
 
 def test_learning_refuses_gold_the_store_cannot_answer(fixture_kb, tmp_path):
@@ -126,13 +132,23 @@ def test_search_moves_the_question_and_says_so(fixture_kb, fixture_gold, tmp_pat
     out = tmp_path / "learnt.npz"
     learning.learn(searcher, fixture_gold, out=out)
     monkeypatch.setattr(adapter, "PATH", out)
+    monkeypatch.setattr(precedents, "PATH", tmp_path / "learnt-precedents.npz")
+    found = searcher.search("what follows the winding step?")
+    assert found["meaning"]["precedents"] == "on"
+    settled = {hit["rule"]: hit for hit in found["results"] if "precedent" in hit}
+    assert settled["200.1b"]["precedent"]["id"] == "t-002"  # the nearest question cites it
+    assert any(w.startswith("settled a question like it: 'what comes after winding?'") for w in settled["200.1b"]["why"])
+    assert searcher.search("what follows the winding step?", adapted=False)["meaning"]["precedents"] == "off"
+    assert not any("precedent" in hit for hit in searcher.search("what follows the winding step?", adapted=False)["results"])
     adapted, plain = dense.embed_query("who does a gadget belong to?"), dense.embed_query(
         "who does a gadget belong to?", adapted=False)
     assert not np.allclose(adapted, plain)
     assert searcher.search("who does a gadget belong to?")["meaning"]["adapter"] == "on"
     assert searcher.search("who does a gadget belong to?", adapted=False)["meaning"]["adapter"] == "off"
     monkeypatch.setattr(adapter, "PATH", tmp_path / "none.npz")
-    assert searcher.search("who does a gadget belong to?")["meaning"]["adapter"] == "absent"
+    monkeypatch.setattr(precedents, "PATH", tmp_path / "none.npz")
+    absent = searcher.search("who does a gadget belong to?")["meaning"]
+    assert absent["adapter"] == "absent" and absent["precedents"] == "absent"
     assert np.allclose(dense.embed_query("who does a gadget belong to?"), plain)
 
 
@@ -151,3 +167,47 @@ def test_any_bytes_as_the_adapter_file_are_read_or_refused_never_raised(tmp_path
     path = tmp_path / f"fuzz-{abs(hash(content))}.npz"
     path.write_bytes(content)
     assert adapter.state("m-1", path) in ("unreadable", "on") or adapter.state("m-1", path).startswith("another model")
+
+
+def test_the_nearest_precedents_vote_for_the_rules_that_settled_them(tmp_path):
+    path = tmp_path / "precedents.npz"
+    rows = _unit(np.eye(4)[[0, 0, 1, 2]] + 0.01)
+    asked = [{"id": f"q{i}", "question": f"question {i}", "rules": rules}
+             for i, rules in enumerate([["100.1"], ["100.1", "200.2"], ["300.3"], ["400.4"]])]
+    precedents.write(path, rows, asked, {"model_version": "m-1", "edition": "en/2030-05-05"})
+    found = precedents.load("m-1", path)
+    assert found is not None and precedents.load("m-2", path) is None
+    voted = found.votes(_unit([1.0, 0.05, 0.0, 0.0]))
+    assert [number for number, _, _ in voted][:2] == ["100.1", "200.2"]  # two near questions cite 100.1
+    assert voted[0][1] == 0 and voted[0][2] > 0.9  # with the nearest question citing it
+    assert list(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.parametrize("content", [b"", b"junk", b"PK\x03\x04 truncated zip"])
+def test_unreadable_precedents_leave_search_as_it_was(tmp_path, content):
+    assert precedents.state("m-1", tmp_path / "precedents.npz") == "absent"
+    path = tmp_path / "junk.npz"
+    path.write_bytes(content)
+    assert precedents.load("m-1", path) is None and precedents.state("m-1", path) == "unreadable"
+
+
+def test_the_shipped_precedents_are_the_tuning_rows_of_the_gold_as_it_stands():
+    found = precedents.load(dense.MODEL_VERSION)
+    assert found is not None, precedents.state(dense.MODEL_VERSION)
+    sets = bench.gold_sets(None)
+    tuning = {q.id: q for qs in sets.values() for q in qs if q.tuning}
+    held = {q.id for qs in sets.values() for q in qs if not q.tuning}
+    ids = [q["id"] for q in found.questions]
+    assert not set(ids) & held  # a held-out row among them would make `rulekb bench search` lie
+    assert all(tuning[q["id"]].question == q["question"] for q in found.questions)
+    assert found.meta["gold"] == adapter.load(dense.MODEL_VERSION).meta["gold"]  # learnt with the adapter
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=8))
+def test_any_meta_in_a_precedents_file_is_read_or_refused_never_raised(tmp_path, meta):
+    path = tmp_path / f"fuzz-{abs(hash(repr(meta)))}.npz"
+    np.savez(path, vectors=np.ones((1, 4), dtype=np.float16), meta=np.array(json.dumps(meta)))
+    assert precedents.state("m-1", path) in ("unreadable", "on") or precedents.state("m-1", path).startswith("another model")
