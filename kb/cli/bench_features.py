@@ -153,13 +153,16 @@ def bench_search_command(
 def bench_adapter_command(
     store: str = StoreOption,
     out: str = typer.Option(None, "--out", help="Where to write the map (default: the package's "
-                            "kb/search/query_adapter.npz, which search reads)."),
+                            "kb/search/query_adapter.npz, which search reads); the precedents go beside it "
+                            "(<out>-precedents.npz; default kb/search/precedents.npz)."),
     format: Format = FormatOption,
 ) -> None:
     """Learn the query adapter (kb/search/adapter.py) from the gold sets' tuning parts: each
     question's embedding moved towards the rules that settle it, over every document of the
-    edition they ask about (the store's dense arm must hold it whole). The held-out parts are left
-    for `rulekb bench search`, which prints the fused ranking with and without the adapter."""
+    edition they ask about (the store's dense arm must hold it whole); the same questions, their
+    vectors and rules, are written as search's precedents (kb/search/precedents.py: the questions
+    settled before). The held-out parts are left for `rulekb bench search`, which prints the fused
+    ranking with and without them."""
     from pathlib import Path
 
     from ..bench import adapter as learning
@@ -181,6 +184,7 @@ def bench_adapter_command(
     recall = meta["recall@5_by_meaning"]
     say(f"recall@5 by meaning alone on those questions: {recall['before']} % -> {recall['after']} % "
         "(learnt on them: the held-out parts of `rulekb bench search` say what it is worth)")
+    say(f"precedents: the same {meta['questions']} questions and their rules, in {meta['precedents']}")
 
 
 @bench_app.command("timeline")

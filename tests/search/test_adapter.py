@@ -211,3 +211,21 @@ def test_any_meta_in_a_precedents_file_is_read_or_refused_never_raised(tmp_path,
     path = tmp_path / f"fuzz-{abs(hash(repr(meta)))}.npz"
     np.savez(path, vectors=np.ones((1, 4), dtype=np.float16), meta=np.array(json.dumps(meta)))
     assert precedents.state("m-1", path) in ("unreadable", "on") or precedents.state("m-1", path).startswith("another model")
+
+
+def test_precedents_of_one_edition_name_the_same_rules_in_another_by_lineage(numbers_kb, tmp_path, monkeypatch):
+    """Their numbers are of the edition they were asked about; a search of another English edition
+    reads them through the rules' lineages, a search of the French texts takes none."""
+    searcher = Searcher(index_dir(numbers_kb[0]))
+    question = "which colour are the gadgets painted with the blue paint?"
+    path = tmp_path / "precedents.npz"
+    vector = dense.embed_query(question, adapted=False)
+    precedents.write(path, vector[None, :], [{"id": "p-1", "question": question, "rules": ["101.1c"]}],
+                     {"model_version": dense.MODEL_VERSION, "edition": "en/2021-04-01"})
+    monkeypatch.setattr(precedents, "PATH", path)
+    monkeypatch.setattr(adapter, "PATH", tmp_path / "no-adapter.npz")  # both sides as the model gives them
+    for edition in ("en/2021-04-01", "en/2021-01-01"):
+        found = searcher.search(question, edition=edition)
+        settled = [hit for hit in found["results"] if "precedent" in hit]
+        assert [(hit["rule"], hit["edition"], hit["precedent"]["id"]) for hit in settled] == [("101.1c", edition, "p-1")]
+    assert not any("precedent" in hit for hit in searcher.search(question, edition="fr/2021-04-01")["results"])
