@@ -129,8 +129,9 @@ def test_no_internal_work_item_is_named():
     for path in _ours():
         if path == Path(__file__).resolve():  # (its own examples of what the pattern finds)
             continue
+        gold = path.suffix == ".tsv" and path.parent.name == "gold"  # its rows are players' words ("stop 1 damage")
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            if INTERNAL.search(line):
+            if INTERNAL.search(line) and not (gold and not line.startswith("#")):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
     assert not found, "say why, not which work item:\n" + "\n".join(found)
 
