@@ -45,7 +45,7 @@ class Precedents:
     vectors: object  # numpy (n, DIM) float32, unit rows, as the model gives them
     questions: list[dict]  # {"id", "question", "rules"}, row by row
     meta: dict  # model_version, edition, ...
-    _moved: object = None
+    _moved: object = None  # (the adapter, the vectors it moved): read once per adapter
 
     def nearest(self, vector, adapter=None) -> list[tuple[int, float]]:
         """(row, similarity) of the :data:`K` nearest precedents to ``vector``; ``adapter``: the query
@@ -54,10 +54,10 @@ class Precedents:
 
         rows = self.vectors
         if adapter is not None:
-            if self._moved is None:
+            if self._moved is None or self._moved[0] is not adapter:  # (moved once per adapter)
                 moved = rows + rows @ adapter.matrix.T
-                self._moved = (moved / np.linalg.norm(moved, axis=1, keepdims=True)).astype(np.float32)
-            rows = self._moved
+                self._moved = (adapter, (moved / np.linalg.norm(moved, axis=1, keepdims=True)).astype(np.float32))
+            rows = self._moved[1]
         sims = rows @ vector
         top = np.argsort(-sims, kind="stable")[:K]
         return [(int(i), float(sims[i])) for i in top]

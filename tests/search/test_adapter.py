@@ -180,6 +180,13 @@ def test_the_nearest_precedents_vote_for_the_rules_that_settled_them(tmp_path):
     voted = found.votes(_unit([1.0, 0.05, 0.0, 0.0]))
     assert [number for number, _, _ in voted][:2] == ["100.1", "200.2"]  # two near questions cite 100.1
     assert voted[0][1] == 0 and voted[0][2] > 0.9  # with the nearest question citing it
+    # moved by an adapter, both sides: a map that swaps the first two axes makes the third row nearest
+    swap = np.zeros((4, 4), dtype=np.float32)
+    swap[[0, 1], [1, 0]], swap[[0, 1], [0, 1]] = 1.0, -1.0
+    moving = adapter.Adapter(swap, {})
+    assert found.nearest(_unit([1.0, 0.05, 0.0, 0.0]))[0][0] in (0, 1)
+    assert found.nearest(moving.apply(_unit([0.0, 1.0, 0.0, 0.0])), moving)[0][0] == 2
+    assert found.nearest(_unit([0.0, 1.0, 0.0, 0.0]), adapter.Adapter(np.zeros((4, 4), np.float32), {}))[0][0] == 2
     assert list(tmp_path.iterdir()) == [path]
 
 
