@@ -64,11 +64,15 @@ def state(model_version: str, path: Path | None = None) -> str:
 
 
 def _cached(model_version: str, path: Path | None) -> Adapter | str:
-    """What :func:`_read` found at ``path`` for ``model_version``, read once."""
-    path = Path(path or PATH)
-    key = (str(path), model_version)
+    return read_once(Path(path or PATH), model_version, _read)
+
+
+def read_once(path: Path, model_version: str, read):
+    """What ``read(path, model_version)`` found, read once per reader, path and model: the package
+    data `rulekb bench adapter` writes (this adapter, :mod:`.precedents`)."""
+    key = (read, str(path), model_version)
     if key not in _LOADED:
-        _LOADED[key] = _read(path, model_version)
+        _LOADED[key] = read(path, model_version)
     return _LOADED[key]
 
 
@@ -95,11 +99,17 @@ def write(path: Path, matrix, meta: dict) -> None:
     renamed over ``path``."""
     import numpy as np
 
-    path = Path(path)
+    write_npz(Path(path), matrix=np.asarray(matrix, dtype=np.float16), meta=np.array(json.dumps(meta, sort_keys=True)))
+
+
+def write_npz(path: Path, **arrays) -> None:
+    """``arrays`` written whole then renamed over ``path``; what :func:`read_once` read there is forgotten."""
+    import numpy as np
+
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, matrix=np.asarray(matrix, dtype=np.float16), meta=np.array(json.dumps(meta, sort_keys=True)))
+    np.savez_compressed(tmp, **arrays)
     tmp.replace(path)
-    for key in [k for k in _LOADED if k[0] == str(path)]:
+    for key in [k for k in _LOADED if k[1] == str(path)]:
         del _LOADED[key]
 
 

@@ -37,7 +37,6 @@ PATH = Path(__file__).with_name("precedents.npz")
 K = 20  # the nearest precedents that vote
 N = 10  # the rules with the most votes that make the list
 
-_LOADED: dict = {}
 
 
 @dataclass
@@ -87,11 +86,9 @@ def state(model_version: str, path: Path | None = None) -> str:
 
 
 def _cached(model_version: str, path: Path | None) -> Precedents | str:
-    path = Path(path or PATH)
-    key = (str(path), model_version)
-    if key not in _LOADED:
-        _LOADED[key] = _read(path, model_version)
-    return _LOADED[key]
+    from .adapter import read_once
+
+    return read_once(Path(path or PATH), model_version, _read)
 
 
 def _read(path: Path, model_version: str) -> Precedents | str:
@@ -121,13 +118,10 @@ def write(path: Path, vectors, questions: list[dict], meta: dict) -> None:
     """The vectors (float16) and the questions, written whole then renamed over ``path``."""
     import numpy as np
 
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, vectors=np.asarray(vectors, dtype=np.float16),
-                        meta=np.array(json.dumps({**meta, "questions": questions}, sort_keys=True, ensure_ascii=False)))
-    tmp.replace(path)
-    for key in [k for k in _LOADED if k[0] == str(path)]:
-        del _LOADED[key]
+    from .adapter import write_npz
+
+    write_npz(Path(path), vectors=np.asarray(vectors, dtype=np.float16),
+              meta=np.array(json.dumps({**meta, "questions": questions}, sort_keys=True, ensure_ascii=False)))
 
 
 def ranked(searcher, vector, adapter, edition: str | None, lang: str, unit, docs: dict) -> dict[str, tuple[int, dict]]:

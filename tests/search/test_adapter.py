@@ -60,14 +60,15 @@ def test_a_written_adapter_loads_for_its_model_only(tmp_path):
     assert list(tmp_path.iterdir()) == [path]  # written whole, then renamed: no temporary left
 
 
-@pytest.mark.parametrize("content", [b"", b"not a numpy file at all", b"PK\x03\x04 truncated zip"])
-def test_an_unreadable_or_missing_adapter_leaves_search_as_it_was(tmp_path, content):
-    path = tmp_path / "adapter.npz"
-    assert adapter.state("m-1", path) == "absent"
+@pytest.mark.parametrize("learnt", [adapter, precedents], ids=["adapter", "precedents"])
+@pytest.mark.parametrize("content", [b"", b"not a numpy file at all", b"junk", b"PK\x03\x04 truncated zip"])
+def test_an_unreadable_or_missing_file_leaves_search_as_it_was(tmp_path, content, learnt):
+    path = tmp_path / "learnt.npz"
+    assert learnt.state("m-1", path) == "absent"
     path.write_bytes(content)
     fresh = tmp_path / "other.npz"
     fresh.write_bytes(content)
-    assert adapter.load("m-1", fresh) is None and adapter.state("m-1", fresh) == "unreadable"
+    assert learnt.load("m-1", fresh) is None and learnt.state("m-1", fresh) == "unreadable"
 
 
 def test_the_shipped_adapter_is_for_the_model_and_was_learnt_on_the_gold_as_it_stands():
@@ -188,14 +189,6 @@ def test_the_nearest_precedents_vote_for_the_rules_that_settled_them(tmp_path):
     assert found.nearest(moving.apply(_unit([0.0, 1.0, 0.0, 0.0])), moving)[0][0] == 2
     assert found.nearest(_unit([0.0, 1.0, 0.0, 0.0]), adapter.Adapter(np.zeros((4, 4), np.float32), {}))[0][0] == 2
     assert list(tmp_path.iterdir()) == [path]
-
-
-@pytest.mark.parametrize("content", [b"", b"junk", b"PK\x03\x04 truncated zip"])
-def test_unreadable_precedents_leave_search_as_it_was(tmp_path, content):
-    assert precedents.state("m-1", tmp_path / "precedents.npz") == "absent"
-    path = tmp_path / "junk.npz"
-    path.write_bytes(content)
-    assert precedents.load("m-1", path) is None and precedents.state("m-1", path) == "unreadable"
 
 
 def test_the_shipped_precedents_are_the_tuning_rows_of_the_gold_as_it_stands():
