@@ -48,7 +48,8 @@ def print_results(data: dict) -> None:
                 "building": f", meaning arm being built ({meaning.get('embedded', 0):,} documents so far: rulekb build --embed status)",
                 "absent": ", no meaning arm (rulekb build --embed now builds it)",
                 "unavailable": f", meaning arm unavailable ({meaning.get('note', '')})"}.get(meaning.get("state"), "")
-        stdout.print(Text(f"arms: {arms}{note}", style="dim"))
+        order = ", in the learnt order" if meaning.get("learnt_order") == "on" else ""  # (kb.search.rerank)
+        stdout.print(Text(f"arms: {arms}{note}{order}", style="dim"))
     for card in data.get("cards", []):  # the cards the question names (kb.cards), what each brought
         brought = card["brought"]
         what = ", ".join([*brought["keywords"], *brought["shapes"], *brought["types"]]) or "nothing"

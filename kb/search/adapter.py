@@ -109,6 +109,11 @@ def write_npz(path: Path, **arrays) -> None:
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)
     tmp.replace(path)
+    forget(path)
+
+
+def forget(path: Path) -> None:
+    """What :func:`read_once` read at ``path`` is read again next time (a file written or swapped)."""
     for key in [k for k in _LOADED if k[1] == str(path)]:
         del _LOADED[key]
 

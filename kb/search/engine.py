@@ -20,7 +20,7 @@ from ..errors import KBError, NotFound
 from . import brought as card_brought
 from . import referred as referred_rules
 from . import adapter as query_adapter
-from . import analysis, card_words, interactions, precedents, rank, shorthand
+from . import analysis, card_words, interactions, precedents, rank, rerank, shorthand
 from . import dense as dense_arm
 from .index import open_index
 from .snippets import TOKEN, memo, snippet
@@ -186,6 +186,7 @@ class Searcher:
             try:
                 hits, more, near, meaning_ranked = self._fused_hits(q, u, arm, lang, edition, grouped, limit, offset,
                                                                     adapted)
+                meaning["learnt_order"] = u.learnt_order  # (kb.search.rerank: whether it ordered them, or why not)
             except dense_arm.DenseUnavailable as exc:
                 meaning.update(answers=False, state="unavailable", note=str(exc))
                 hits, more = ([], False) if q is None else self._hits(q, limit, offset, grouped, edition)
@@ -264,8 +265,8 @@ class Searcher:
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
         brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
         moved = adapted and dense_arm.adapter_state() == "on"  # the better ranking by meaning
-        precedent = precedents.ranked(self, vector, query_adapter.load(dense_arm.MODEL_VERSION) if moved else None,
-                                      edition, lang, unit, docs) if adapted else {}
+        learnt = query_adapter.load(dense_arm.MODEL_VERSION)
+        precedent = precedents.ranked(self, vector, learnt if moved else None, edition, lang, unit, docs) if adapted else {}
         weight = rank.RRF_CROSS if u.meaning_leads else rank.RRF_ADAPTED if moved else None
         constant = rank.RRF_K_ADAPTED if moved else None
 
@@ -286,6 +287,10 @@ class Searcher:
             self.fill_docs(ordered[:rank.FAMILY_TOP * 3], docs, near, grouped)
             ordered = rank.spread(ordered, lambda k: rank.family(docs[k]["number"][0])
                                   if k in docs and docs[k]["kind"][0] == "rule" else None)
+            ordered, u.learnt_order = rerank.apply(self, u, ordered, docs, near, {  # then the learnt order
+                "words": lex_rank, "score": lex_score, "meaning": {k: v[:2] for k, v in near.items()}, "brought": brought,
+                "met": {k: i for i, k in enumerate(met, start=1)}, "referred": {k: r for k, (r, _) in referred.items()},
+                "precedent": {k: r for k, (r, _) in precedent.items()}}, vector, learnt if moved else None, edition, grouped)
         page = ordered[offset:offset + limit]
         self.fill_docs(page, docs, near, grouped)
         hits = [(scored[k], docs[k]) for k in page if k in docs]

@@ -45,6 +45,7 @@ class Precedents:
     questions: list[dict]  # {"id", "question", "rules"}, row by row
     meta: dict  # model_version, edition, ...
     _moved: object = None  # (the adapter, the vectors it moved): read once per adapter
+    _cited: object = None  # (how many precedents cite each rule, and each pair of rules): counted once
 
     def nearest(self, vector, adapter=None) -> list[tuple[int, float]]:
         """(row, similarity) of the :data:`K` nearest precedents to ``vector``; ``adapter``: the query
@@ -72,6 +73,30 @@ class Precedents:
                 first.setdefault(number, (row, sim))
         ranked = sorted(votes, key=lambda n: (-votes[n], n))[:N]
         return [(n, *first[n]) for n in ranked]
+
+    def tally(self, vector, adapter=None) -> tuple[dict[str, tuple[float, int, float]], float]:
+        """Every rule the :data:`K` nearest cite -> (their similarities summed, how many, the highest);
+        and the nearest one's similarity (what :mod:`.rerank` reads)."""
+        out: dict[str, tuple[float, int, float]] = {}
+        nearest = self.nearest(vector, adapter)
+        for row, sim in nearest:
+            for number in self.questions[row]["rules"]:
+                total, count, high = out.get(number, (0.0, 0, 0.0))
+                out[number] = (total + sim, count + 1, max(high, sim))
+        return out, (nearest[0][1] if nearest else 0.0)
+
+    def cited(self) -> tuple[Counter, dict[str, Counter]]:
+        """How many precedents cite each rule, and each other rule beside it (counted once)."""
+        if self._cited is None:
+            alone: Counter = Counter()
+            beside: dict[str, Counter] = {}
+            for q in self.questions:
+                rules = set(q["rules"])
+                for a in rules:
+                    alone[a] += 1
+                    beside.setdefault(a, Counter()).update(b for b in rules if b != a)
+            self._cited = (alone, beside)
+        return self._cited
 
 
 def load(model_version: str, path: Path | None = None) -> Precedents | None:

@@ -126,6 +126,7 @@ class Understood:
     card_sections: dict[str, dict] = field(default_factory=dict)  # section -> {section, title, cards} (.interactions)
     asks_definition: bool = False  # "what is X?", "what does X mean?": the rules defining X first
     asked_in: str | None = None  # the question's language, when the searched text is in another one
+    learnt_order: str = "off"  # whether kb.search.rerank ordered the first results ("on"), or why not
 
     @property
     def meaning_leads(self) -> bool:
