@@ -8,8 +8,9 @@
   changes nothing else), and
   must exit 0, or N where the line ends with ``# exit N``.
 - Either way a command runs in a scratch directory whose ``../shared/corpus`` is the corpus,
-  as from a checkout; a line ending in `` &`` starts a server, stopped when its block ends, and
-  the lines after it wait for its ``--port`` to open. The Quickstart's block is what CI runs
+  as from a checkout; a line ending in `` &`` starts a server, on one CPU (see :func:`_one_cpu`),
+  stopped when its block ends, and the lines after it wait for its ``--port`` to open. The
+  Quickstart's block is what CI runs
   itself, so it is not run here. ```text blocks are not run.
 """
 
@@ -138,6 +139,16 @@ def _wait_for_port(port: int, server: subprocess.Popen) -> None:
     raise AssertionError(f"the example's server did not open port {port} in {WAIT_FOR_SERVER} s")
 
 
+def _one_cpu() -> None:
+    """(In an example's server process, before it starts.) One CPU of those the tests may use: a
+    server sizes itself by the CPUs it may use (`rulekb serve`: a server process each, every one
+    warmed before the port opens, 10 s of CPU each on the corpus KB; docs/deploy.md), and an
+    example shows what the server answers, not how many processes answer it. The supervisor's
+    processes sharing the port are tested where that is the point (tests/bench/test_serve_bench.py,
+    tests/web/test_serve_tail.py)."""
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
 def _run(example: Example, env: dict, cwd: Path) -> None:
     servers: list[subprocess.Popen] = []
     try:
@@ -145,7 +156,7 @@ def _run(example: Example, env: dict, cwd: Path) -> None:
             if command.background:
                 servers.append(subprocess.Popen(["bash", "-c", f"exec {command.line}"], cwd=cwd, env=env,
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                                start_new_session=True))
+                                                start_new_session=True, preexec_fn=_one_cpu))
                 port = PORT.search(command.line)
                 _wait_for_port(int(port.group(1)) if port else 8000, servers[-1])
                 continue

@@ -13,7 +13,7 @@ import pytest
 from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
 
-from .helpers import free_port, run_cli
+from .helpers import free_port, invoke_cli, run_cli
 
 ED = "en/2030-05-05"  # the invented fixture edition
 
@@ -158,10 +158,10 @@ def test_build_add_gives_the_store_a_full_build_gives(fixtures, tmp_path):
     assert not any("search index" in item for item in added["not_redone"])
     assert _index(tmp_path / "kb") == _index(tmp_path / "full")  # the same documents a full build indexes
     _the_same_page_data(EmbeddedStore(tmp_path / "kb"), EmbeddedStore(tmp_path / "full"), added)
-    found = run_cli("search", "golden gadget", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"),
+    found = invoke_cli("search", "golden gadget", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"),
                     "--format", "json")
     assert found.returncode == 0 and "101.3" in found.stdout, found.stdout + found.stderr
-    history = run_cli("history", "200.1d", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"), "--format", "json")
+    history = invoke_cli("history", "200.1d", "--edition", "en/2030-08-01", "--store", str(tmp_path / "kb"), "--format", "json")
     assert history.returncode == 0 and "200.1c" in history.stdout
 
 

@@ -10,7 +10,7 @@ from rulekb.ingest import refs
 from rulekb.ingest.parse import parse_file
 
 from .conftest import FIXTURES
-from .helpers import run_cli
+from .helpers import invoke_cli, run_cli
 
 NEW = FIXTURES / "numbers" / "invented-cr-2021-04-01.txt"
 
@@ -38,7 +38,7 @@ def test_rulekb_rule_answers_a_two_letter_subrule(numbers_kb):
 
 def test_the_diff_adds_the_new_subrules_and_leaves_z_alone(numbers_kb):
     _, location = numbers_kb
-    result = run_cli("diff", "en/2021-01-01", "en/2021-04-01", "--store", str(location), "--format", "json")
+    result = invoke_cli("diff", "en/2021-01-01", "en/2021-04-01", "--store", str(location), "--format", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     changes = {(c.get("old"), c.get("new")): c["kind"] for c in data["changes"]}
@@ -49,22 +49,22 @@ def test_the_diff_adds_the_new_subrules_and_leaves_z_alone(numbers_kb):
 
 def test_citations_of_the_new_subrules_resolve_and_none_dangles(numbers_kb):
     _, location = numbers_kb
-    rule = run_cli("rule", "en/2021-04-01", "101.2", "--store", str(location), "--format", "json")
+    rule = invoke_cli("rule", "en/2021-04-01", "101.2", "--store", str(location), "--format", "json")
     assert rule.returncode == 0, rule.stderr
     data = json.loads(rule.stdout)
     assert data["references"] == ["101.1z", "101.1aa", "101.1ab"] and data["dangling"] == []
-    result = run_cli("consistency", "en/2021-04-01", "--store", str(location), "--format", "json")
+    result = invoke_cli("consistency", "en/2021-04-01", "--store", str(location), "--format", "json")
     assert result.returncode == 0, result.stderr
     findings = json.loads(result.stdout)["findings"]
     assert not [f for f in findings if f["kind"].startswith("citation")], findings
-    dangling = run_cli("query", "dangling-references", "--store", str(location), "--format", "json")
+    dangling = invoke_cli("query", "dangling-references", "--store", str(location), "--format", "json")
     assert dangling.returncode == 0, dangling.stderr
     assert json.loads(dangling.stdout)["results"]["bindings"] == []
 
 
 def test_the_kb_with_two_letter_subrules_validates(numbers_kb):
     _, location = numbers_kb
-    result = run_cli("validate", "--edition", "en/2021-04-01", "--edition", "fr/2021-04-01",
+    result = invoke_cli("validate", "--edition", "en/2021-04-01", "--edition", "fr/2021-04-01",
                      "--store", str(location), "--format", "json")
     report = json.loads(result.stdout)
     assert result.returncode == 0 and report["conforms"], report["violations"][:3]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rulekb.kb.build import build
 from rulekb.kb.store.embedded import EmbeddedStore
 
-from .helpers import free_port, run_cli
+from .helpers import free_port, invoke_cli, run_cli
 from .test_new_edition import _index, _later_edition, _quads, _the_same_page_data
 
 FIRST = "en/2030-05-05"
@@ -130,9 +130,9 @@ def test_update_adds_every_newer_edition_in_date_order_and_says_what_changed(sit
     assert "1 removed, 1 reworded" in second["feed_entry"]["summary"]
     assert first["report"]["pages"]["incremental"] is True
     assert (tmp_path / "cache" / "MagicCompRules 20301101.txt").is_file()  # the KB's source from now on
-    editions = run_cli("editions", "--store", str(one_edition_kb), "--format", "json")
+    editions = invoke_cli("editions", "--store", str(one_edition_kb), "--format", "json")
     assert [e["edition"] for e in json.loads(editions.stdout)] == [FIRST, "en/2030-08-01", "en/2030-11-01"]
-    latest = run_cli("rule", "en/latest", "101.1", "--store", str(one_edition_kb), "--format", "json")
+    latest = invoke_cli("rule", "en/latest", "101.1", "--store", str(one_edition_kb), "--format", "json")
     assert latest.returncode == 0 and "play table" in latest.stdout
     # two editions appended one after the other: the page data a full build of the three writes
     full = tmp_path / "full"
@@ -204,8 +204,8 @@ def test_an_older_edition_is_inserted_with_the_answers_of_a_full_build(fixtures,
     assert _index(tmp_path / "kb") == _index(tmp_path / "full")  # the search index: every document, its editions and concepts
     for args in (("history", "200.1d", "--edition", "en/latest"), ("history", "101.1", "--edition", "en/latest"),
                  ("search", "golden gadget", "--edition", "en/2030-08-01"), ("diff", FIRST, "en/2030-08-01")):
-        mine = run_cli(*args, "--store", str(tmp_path / "kb"), "--format", "json")
-        theirs = run_cli(*args, "--store", str(tmp_path / "full"), "--format", "json")
+        mine = invoke_cli(*args, "--store", str(tmp_path / "kb"), "--format", "json")
+        theirs = invoke_cli(*args, "--store", str(tmp_path / "full"), "--format", "json")
         assert mine.returncode == 0 and _ties_unordered(mine.stdout) == _ties_unordered(theirs.stdout), args
     text = run_cli("build", "--add", str(middle), "--store", str(tmp_path / "kb"))
     assert "already in the KB with this text" in _one_error_line(text)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rulekb.ingest import cards as card_files
 from rulekb.kb import service
 
-from ..helpers import WebServer, assert_bad_input, http, run_cli
+from ..helpers import WebServer, assert_bad_input, http, invoke_cli, run_cli
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 CARDS = FIXTURES / "cards" / "invented-cards.json"
@@ -288,6 +288,8 @@ def test_a_card_files_links_stay_cached_while_builds_use_other_card_files(tmp_pa
 # -- rulekb card -------------------------------------------------------------------
 
 def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
+    # the first command as a user starts rulekb; the others of these tests in this process
+    # (tests.helpers.invoke_cli: the same app, parsing, errors and output)
     where = ["--store", str(kb[0].root)]
     data = run_cli("card", "Brass Golem", *where, "--format", "json").json
     assert data["how"] == "name" and data["iri"].endswith("/card/brass-golem")
@@ -296,10 +298,10 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
     assert service.card(kb[0], "Tinker")["how"] == "short name"
     assert (service.card(kb[0], "Brass")["name"], service.card(kb[0], "Brass")["how"]) == ("Brass Golem", "short name")
     assert service.card(kb[0], "Bras Golemm")["how"] == "spelling"
-    text = run_cli("card", "Tinker, Keeper of Springs", *where)
+    text = invoke_cli("card", "Tinker, Keeper of Springs", *where)
     assert text.returncode == 0 and "702.2" in text.stdout and "Clockwork" in text.stdout
     for bad in ("No Such Card At All", "[]", "x" * 500):
-        missing = run_cli("card", bad, *where)
+        missing = invoke_cli("card", bad, *where)
         assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
 
 
@@ -375,9 +377,9 @@ def test_fuzz_questions_with_cards_search_or_say_why(kb, question):
 
 
 def test_a_question_of_ten_thousand_characters_is_one_line(kb):
-    result = run_cli("search", "[Brass Golem] " * 715, "--store", str(kb[0].root))
+    result = invoke_cli("search", "[Brass Golem] " * 715, "--store", str(kb[0].root))
     assert_bad_input(result, "at most")
-    brackets = run_cli("search", "[[[]]] [] [[", "--store", str(kb[0].root))
+    brackets = invoke_cli("search", "[[[]]] [] [[", "--store", str(kb[0].root))
     assert brackets.returncode == 2 and "Traceback" not in brackets.stderr
 
 
@@ -385,9 +387,9 @@ def test_ask_shows_the_cards_oracle_text_beside_the_rules(kb):
     result = run_cli("ask", "what happens when [Brass Golem] is rewound?", "--store", str(kb[0].root))
     assert result.returncode == 0
     assert "card: Brass Golem" in result.stdout and "each duelist loses the duel instead" in result.stdout
-    data = run_cli("ask", "what happens when [Brass Golem] is rewound?", "--store", str(kb[0].root), "--format", "json").json
+    data = invoke_cli("ask", "what happens when [Brass Golem] is rewound?", "--store", str(kb[0].root), "--format", "json").json
     assert data["cards"][0]["name"] == "Brass Golem" and data["rules"]
-    search = run_cli("search", "can [Brass Golem] be targeted by [Foo Bar]?", "--store", str(kb[0].root))
+    search = invoke_cli("search", "can [Brass Golem] be targeted by [Foo Bar]?", "--store", str(kb[0].root))
     assert search.returncode == 0 and "card: Brass Golem (Gadget — Golem) brought: Gizmoproof" in search.stdout
     assert "no card is named 'Foo Bar'" in search.stdout
 

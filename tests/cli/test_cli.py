@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ..helpers import run_cli
+from ..helpers import invoke_cli, run_cli
 
 
 
@@ -29,7 +29,9 @@ COMMANDS = _commands()
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "rulekb")
 def test_every_command_has_help(command):
-    result = run_cli(*command, "--help")
+    # `rulekb --help` as a user starts it; each command's help in this process (the same app and
+    # the same rendering: a process each was 13 s of CPU for the 45 commands)
+    result = invoke_cli(*command, "--help") if command else run_cli("--help")
     assert result.returncode == 0
     assert "Usage:" in result.stdout
 

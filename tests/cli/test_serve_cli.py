@@ -28,11 +28,19 @@ def kb_with_its_own_base(tmp_path_factory):
     return store.location
 
 
+def _one_cpu() -> None:
+    """(In the server's process, before it starts.) One CPU of the test's: ``rulekb serve`` starts
+    a server process per CPU it may use, each warmed before the port opens; what these tests check
+    is the base each answers with, the same in any of them (several processes sharing the port:
+    tests/web/test_serve_tail.py, tests/bench/test_serve_bench.py)."""
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
 def _serve(location: str, *extra: str):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "RULEKB_BASE_IRI"}
     process = subprocess.Popen([sys.executable, "-m", "rulekb.kb.cli", "serve", "--store", location, "--port", str(port), *extra],
-                               stderr=subprocess.PIPE, text=True, env=env)
+                               stderr=subprocess.PIPE, text=True, env=env, preexec_fn=_one_cpu)
     root = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

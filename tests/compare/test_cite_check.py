@@ -54,7 +54,7 @@ def test_numbers_the_edition_lacks_are_not_guessed(editions):
 
 
 def test_cli_diff_pairs_rules_across_the_restructure(corpus_kb):
-    from ..helpers import run_cli
+    from ..helpers import invoke_cli, run_cli
 
     store, _ = corpus_kb
     result = run_cli("diff", "en/2009-05-01", "en/2009-07-08", "--store", store.location, "--format", "json")
@@ -63,12 +63,12 @@ def test_cli_diff_pairs_rules_across_the_restructure(corpus_kb):
     assert data["old"] == "en/2009-05-01" and data["counts"]["renumbered"] > 300
     assert {"old": "200.5a", "new": "111.2"}.items() <= next(c for c in data["changes"] if c["old"] == "200.5a").items()
     assert any(t["old"] == "in play" for t in data["term_changes"])
-    html = run_cli("diff", "en/2025-11-14", "en/2026-01-16", "--store", store.location, "--report", "html")
+    html = invoke_cli("diff", "en/2025-11-14", "en/2026-01-16", "--store", store.location, "--report", "html")
     assert html.returncode == 0 and "<ins>" in html.stdout
 
 
 def test_cli_cite_check(corpus_kb, tmp_path):
-    from ..helpers import run_cli
+    from ..helpers import invoke_cli, run_cli
 
     store, _ = corpus_kb
     notes = tmp_path / "notes.md"
@@ -79,7 +79,7 @@ def test_cli_cite_check(corpus_kb, tmp_path):
     citations = result.json["citations"]
     assert [c["new_number"] for c in citations] == ["111.2", None]
     assert citations[1]["status"] == "not-in-edition"
-    missing = run_cli("cite-check", str(tmp_path / "nope.md"), "--as-of", "en/2009-05-01", "--store", store.location)
+    missing = invoke_cli("cite-check", str(tmp_path / "nope.md"), "--as-of", "en/2009-05-01", "--store", store.location)
     assert missing.returncode == 2 and "no such file" in missing.stderr
-    unknown = run_cli("cite-check", str(notes), "--as-of", "en/1900-01-01", "--store", store.location)
+    unknown = invoke_cli("cite-check", str(notes), "--as-of", "en/1900-01-01", "--store", store.location)
     assert unknown.returncode == 2 and len(unknown.stderr.strip().splitlines()) == 1

@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from rulekb.kb.compare.report import Entry, Pane, Report, html, markdown, md_escape, side_by_side, similarity, word_diff
 from rulekb.kb.errors import NotFound
 
-from ..helpers import run_cli
+from ..helpers import invoke_cli, run_cli
 
 # ---------------------------------------------------------------- the word diff
 
@@ -195,6 +195,8 @@ def test_a_stored_edition_is_the_parsed_edition(invented):
 
 
 def test_contradictions_json_follows_the_design_shape(invented):
+    """As a user starts it; the tests below run the command in this process (tests.helpers.invoke_cli:
+    the same parsing, errors and output, without an interpreter's start each time)."""
     store, _, parsed = invented
     result = run_cli("contradictions", OLD, NEW, "--store", store.location, "--format", "json")
     assert result.returncode == 0, result.stderr
@@ -212,10 +214,10 @@ def test_contradictions_json_follows_the_design_shape(invented):
 
 def test_contradictions_text_and_reports(invented):
     store, files, _ = invented
-    text = run_cli("contradictions", OLD, NEW, "--store", store.location)
+    text = invoke_cli("contradictions", OLD, NEW, "--store", store.location)
     assert text.returncode == 0, text.stderr
     assert "owner-changed: token (owner)" in text.stdout and "tray -> table" in text.stdout
-    page = run_cli("contradictions", OLD, NEW, "--store", store.location, "--report", "html")
+    page = invoke_cli("contradictions", OLD, NEW, "--store", store.location, "--report", "html")
     assert page.returncode == 0, page.stderr
     soup = BeautifulSoup(page.stdout, "html.parser")
     assert not soup.find("img") and not soup.find("b") and not soup.find("a")
@@ -225,21 +227,21 @@ def test_contradictions_text_and_reports(invented):
     assert [d.get_text() for d in old_cell.select("del")] == ["who", "it", "bold"]
     assert [i.get_text() for i in new_cell.select("ins")] == ["under whose control it was", "brave"]
     assert "tray" in soup.select("table.terms")[0].get_text()
-    md = run_cli("contradictions", OLD, NEW, "--store", store.location, "--report", "md")
+    md = invoke_cli("contradictions", OLD, NEW, "--store", store.location, "--report", "md")
     assert md.returncode == 0 and "~~bold~~" in md.stdout and "**brave**" in md.stdout
     assert "<img" not in md.stdout and "&lt;img" in md.stdout
     # a source file instead of an id: parsed, not read from the KB
-    by_file = run_cli("contradictions", str(files[OLD]), NEW, "--store", store.location, "--format", "json")
+    by_file = invoke_cli("contradictions", str(files[OLD]), NEW, "--store", store.location, "--format", "json")
     assert by_file.returncode == 0, by_file.stderr
-    assert by_file.json["items"] == run_cli("contradictions", OLD, NEW, "--store", store.location,
+    assert by_file.json["items"] == invoke_cli("contradictions", OLD, NEW, "--store", store.location,
                                             "--format", "json").json["items"]
 
 
 def test_the_same_edition_twice_has_no_changes(invented):
     store, _, _ = invented
-    result = run_cli("contradictions", NEW, NEW, "--store", store.location)
+    result = invoke_cli("contradictions", NEW, NEW, "--store", store.location)
     assert result.returncode == 0 and "no changes" in result.stdout
-    data = run_cli("contradictions", NEW, NEW, "--store", store.location, "--format", "json").json
+    data = invoke_cli("contradictions", NEW, NEW, "--store", store.location, "--format", "json").json
     assert data["items"] == [] and data["term_changes"] == []
 
 
@@ -252,7 +254,7 @@ def test_the_same_edition_twice_has_no_changes(invented):
 ])
 def test_bad_input_is_one_line_and_exit_2(invented, args, message):
     store, _, _ = invented
-    result = run_cli("contradictions", *args, "--store", store.location)
+    result = invoke_cli("contradictions", *args, "--store", store.location)
     assert result.returncode == 2
     assert message in result.stderr
     if "--reasoner" not in args:  # typer's own usage message is several lines
@@ -261,7 +263,7 @@ def test_bad_input_is_one_line_and_exit_2(invented, args, message):
 
 def test_owlrl_reasoner_runs(invented):
     store, _, _ = invented
-    result = run_cli("contradictions", OLD, NEW, "--store", store.location, "--reasoner", "owlrl", "--format", "json")
+    result = invoke_cli("contradictions", OLD, NEW, "--store", store.location, "--reasoner", "owlrl", "--format", "json")
     assert result.returncode == 0, result.stderr
     assert result.json["reasoner"] == "owlrl"
     assert any(i["kind"] == "owner-changed" for i in result.json["items"])
@@ -319,7 +321,7 @@ def test_a_stored_real_edition_gives_the_statements_of_its_source(corpus, corpus
 def test_the_2009_restructure_changes_the_owner_of_a_token(corpus, corpus_kb):
     store, _ = corpus_kb
     old, new = "en/2009-05-01", "en/2009-07-08"
-    result = run_cli("contradictions", old, new, "--store", store.location, "--format", "json")
+    result = invoke_cli("contradictions", old, new, "--store", store.location, "--format", "json")
     assert result.returncode == 0, result.stderr
     data = result.json
     assert (data["old"], data["new"]) == (old, new)
@@ -332,7 +334,7 @@ def test_the_2009_restructure_changes_the_owner_of_a_token(corpus, corpus_kb):
     assert token["severity"] == "high"
     terms = {(t["old"], t["new"]) for t in data["term_changes"]}
     assert ("removed from the game", "exile") in terms
-    page = run_cli("contradictions", old, new, "--store", store.location, "--report", "html")
+    page = invoke_cli("contradictions", old, new, "--store", store.location, "--report", "html")
     assert page.returncode == 0, page.stderr
     soup = BeautifulSoup(page.stdout, "html.parser")
     assert len(soup.select("section")) == len(data["items"])
@@ -342,7 +344,7 @@ def test_the_2009_restructure_changes_the_owner_of_a_token(corpus, corpus_kb):
 
 def test_the_2024_renaming_of_tribal(corpus_kb):
     store, _ = corpus_kb
-    result = run_cli("contradictions", "en/2024-03-08", "en/2024-06-07", "--store", store.location, "--format", "json")
+    result = invoke_cli("contradictions", "en/2024-03-08", "en/2024-06-07", "--store", store.location, "--format", "json")
     assert result.returncode == 0, result.stderr
     assert ("tribal", "kindred") in {(t["old"], t["new"]) for t in result.json["term_changes"]}
     assert any(i["kind"] == "renamed" and i["concept"] == "kindred" for i in result.json["items"])

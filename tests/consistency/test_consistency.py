@@ -202,7 +202,7 @@ def test_cli_on_a_draft_file_and_bad_input(tmp_path):
     import json as _json
     from pathlib import Path
 
-    from ..helpers import run_cli
+    from ..helpers import invoke_cli, run_cli
 
     draft = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
     result = run_cli("consistency", str(draft), "--reasoner", "none", "--format", "json")
@@ -210,12 +210,12 @@ def test_cli_on_a_draft_file_and_bad_input(tmp_path):
     data = _json.loads(result.stdout)
     assert data["edition"].startswith("en/") and isinstance(data["findings"], list)
     assert all(set(f) == {"kind", "severity", "rules", "texts", "detail", "why"} for f in data["findings"])
-    report = run_cli("consistency", str(draft), "--reasoner", "none", "--report", "html")
+    report = invoke_cli("consistency", str(draft), "--reasoner", "none", "--report", "html")
     assert report.returncode == 0 and report.stdout.startswith("<!doctype html>")
     for args in (["consistency"], ["consistency", str(draft), "--all"],
                  ["consistency", str(draft), "--kind", "nonsense", "--reasoner", "none"],
                  ["consistency", str(tmp_path / "missing.txt")]):
-        bad = run_cli(*args, "--store", str(tmp_path / "no-store"))
+        bad = invoke_cli(*args, "--store", str(tmp_path / "no-store"))
         assert bad.returncode == 2, (args, bad.stderr)
         assert "Traceback" not in bad.stderr and bad.stderr.count("\n") <= 2
 

@@ -10,7 +10,7 @@ import pytest
 from rulekb.kb.define.ask import Asker
 from rulekb.kb.define.questions import parse
 
-from ..helpers import run_cli
+from ..helpers import invoke_cli, run_cli
 
 
 @pytest.mark.parametrize(
@@ -200,11 +200,11 @@ def test_cli_ask_and_define(corpus_kb):
     answer = run_cli("ask", "Who controls an emblem?", *where, "--format", "json")
     assert answer.returncode == 0, answer.stderr
     assert set(answer.json) >= {"question", "answer", "rules", "sparql"}
-    unknown = run_cli("ask", "How do I win?", *where)  # no definitional answer: the likely rules, exit 0
+    unknown = invoke_cli("ask", "How do I win?", *where)  # no definitional answer: the likely rules, exit 0
     assert unknown.returncode == 0 and "cannot answer" in unknown.stdout and "most likely answer" in unknown.stdout
-    likely = run_cli("ask", "How do I win?", *where, "--format", "json")
+    likely = invoke_cli("ask", "How do I win?", *where, "--format", "json")
     assert likely.json["answer"] is None and any(r["rule"].startswith("104.2") for r in likely.json["rules"])
-    defined = run_cli("define", "propriétaire", "--lang", "fr", *where, "--format", "json")
+    defined = invoke_cli("define", "propriétaire", "--lang", "fr", *where, "--format", "json")
     assert defined.returncode == 0 and defined.json["concept"].endswith("/concept/owner")
 
 

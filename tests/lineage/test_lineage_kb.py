@@ -19,7 +19,7 @@ from rulekb.kb import service
 from rulekb.kb.rdf.lineage import label
 from rulekb.kb.store.embedded import EmbeddedStore
 
-from ..helpers import assert_bad_input, edited, run_cli
+from ..helpers import assert_bad_input, edited, invoke_cli, run_cli
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "invented-cr-2030-05-05.txt"
 OLD, NEW = "en/2030-05-05", "en/2030-08-08"
@@ -127,7 +127,7 @@ def test_history_cli_text_marks_changed_words_and_json_has_the_design_shape(two_
     text = run_cli("history", "200.1", "--store", store.location)
     assert text.returncode == 0, text.stderr
     assert "[-three-]" in text.stdout and "{+two+}" in text.stdout and "modified" in text.stdout
-    data = run_cli("history", "100.3.", "--store", store.location, "--format", "json").json
+    data = invoke_cli("history", "100.3.", "--store", store.location, "--format", "json").json
     assert all({"edition", "number", "text", "kind"} <= set(e) for e in data)
     assert [e["number"] for e in data] == ["100.2", "100.3"]
 
@@ -138,7 +138,7 @@ def test_history_cli_text_marks_changed_words_and_json_has_the_design_shape(two_
 ])
 def test_history_cli_errors_are_one_line_and_exit_2(two_editions, args, message):
     store, _ = two_editions
-    assert_bad_input(run_cli(*args, "--store", store.location), message)
+    assert_bad_input(invoke_cli(*args, "--store", store.location), message)
 
 
 def test_partial_editions_are_not_chained():
@@ -208,7 +208,7 @@ def test_the_version_link_check_flags_a_fork_and_a_link_to_no_rule():
 
 def test_history_of_111_2_reaches_through_the_2009_restructure_to_112_2(corpus_kb):
     store, _ = corpus_kb
-    result = run_cli("history", "111.2", "--edition", "en/2011-09-30", "--store", store.location, "--format", "json")
+    result = invoke_cli("history", "111.2", "--edition", "en/2011-09-30", "--store", store.location, "--format", "json")
     assert result.returncode == 0, result.stderr
     entries = result.json
     assert all({"edition", "number", "text", "kind"} <= set(e) for e in entries)
@@ -274,5 +274,5 @@ def test_shapes_hold_for_the_lineages_of_the_restructure(corpus_kb):
 
 def test_history_cli_errors_on_the_real_kb(corpus_kb):
     store, _ = corpus_kb
-    result = run_cli("history", "999.9", "--store", store.location)
+    result = invoke_cli("history", "999.9", "--store", store.location)
     assert result.returncode == 2 and "en/2026-01-16 has no rule 999.9" in result.stderr

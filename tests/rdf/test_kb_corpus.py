@@ -9,7 +9,7 @@ import pytest
 
 from rulekb.kb import service
 
-from ..helpers import assert_bad_input, run_cli
+from ..helpers import assert_bad_input, invoke_cli, run_cli
 
 pytestmark = pytest.mark.corpus
 
@@ -100,18 +100,20 @@ def test_the_real_kb_conforms_and_warns_about_its_sources(corpus_kb):
 
 
 def test_cli_against_the_real_kb(corpus_kb):
+    """``rulekb rule`` as a user starts it; the other commands in this process (tests.helpers.invoke_cli:
+    the same parsing and output, without an interpreter and the corpus store opened again for each)."""
     store, _ = corpus_kb
     where = ["--store", store.location]
     rule = run_cli("rule", "en/2026-01-16", "111.2.", *where, "--format", "json")
     assert rule.returncode == 0, rule.stderr
     assert rule.json["text"].startswith("The player who creates a token is its owner.")
-    editions = run_cli("editions", *where, "--format", "json")
+    editions = invoke_cli("editions", *where, "--format", "json")
     assert len(editions.json) > 150
-    csv = run_cli("query", "section-rules", "-p", "edition=en/2026-01-16", "-p", "section=111", "--results", "csv", *where)
+    csv = invoke_cli("query", "section-rules", "-p", "edition=en/2026-01-16", "-p", "section=111", "--results", "csv", *where)
     assert csv.returncode == 0 and csv.stdout.startswith("number,text,rule")
-    adhoc = run_cli("query", "--sparql", "SELECT (COUNT(*) AS ?n) WHERE { ?r a rk:Rule }", *where, "--format", "json")
+    adhoc = invoke_cli("query", "--sparql", "SELECT (COUNT(*) AS ?n) WHERE { ?r a rk:Rule }", *where, "--format", "json")
     assert int(json.loads(adhoc.stdout)["results"]["bindings"][0]["n"]["value"]) > 245_000
-    exported = run_cli("export", "en/2026-01-16", "--rdf", "nt", *where)
+    exported = invoke_cli("export", "en/2026-01-16", "--rdf", "nt", *where)
     assert exported.returncode == 0 and exported.stdout.count("\n") > 25_000  # (what its statements say: graph/statements)
 
 
@@ -127,4 +129,4 @@ def test_cli_against_the_real_kb(corpus_kb):
 )
 def test_cli_errors_on_the_real_kb_are_one_line_and_exit_2(corpus_kb, args, message):
     store, _ = corpus_kb
-    assert_bad_input(run_cli(*args, "--store", store.location), message)
+    assert_bad_input(invoke_cli(*args, "--store", store.location), message)

@@ -20,7 +20,7 @@ from rulekb.kb.errors import KBError, NotFound
 from rulekb.kb.timeline.editions import BadDate, FutureDate, Known, Timeline, parse_date
 from rulekb.kb.timeline.wordings import runs
 
-from ..helpers import run_cli
+from ..helpers import invoke_cli, run_cli
 
 TODAY = dt.date(2026, 12, 1)
 INVENTED = Timeline([
@@ -250,13 +250,13 @@ def test_cli_takes_dates_and_aliases(timeline_kb):
     data = found.json
     assert data["edition"] == "en/2009-10-01" and data["in_force"]["edition"]["how"] == "date"
     assert "in force on 2009-12-01: en/2009-10-01" in found.stderr
-    text = run_cli("as-of", "100.2", "2009-08-01", "--store", str(location))
+    text = invoke_cli("as-of", "100.2", "2009-08-01", "--store", str(location))
     assert text.returncode == 0 and "superseded by 100.2 of en/2009-10-01" in text.stdout
-    history = run_cli("history", "100.2", "--edition", "en/latest", "--ranges", "--store", str(location), "--format", "json")
+    history = invoke_cli("history", "100.2", "--edition", "en/latest", "--ranges", "--store", str(location), "--format", "json")
     assert history.returncode == 0 and history.json[0]["in_force_from"] == "2009-07-11"
     for args in (("rule", "en", "100.2", "--as-of", "2010-13-45"), ("rule", "yesterday", "100.2"),
                  ("diff", "en@10/03/2010", "en/latest"), ("export", "de/latest"), ("changes", "2009-01-01", "tomorrow")):
-        bad = run_cli(*args, "--store", str(location))
+        bad = invoke_cli(*args, "--store", str(location))
         assert bad.returncode == 2, (args, bad.stderr)
         assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
@@ -346,7 +346,7 @@ def test_a_rule_removed_says_when_and_where(timeline_kb):
     assert before["ended"] == {"kind": "removed", "edition": "en/2010-02-01", "date": "2010-02-01"}
     with pytest.raises(NotFound, match=rf"no rule {number} was in force on 2010-03-01 .*then removed in en/2010-02-01"):
         service.rule_as_of(store, number, "2010-03-01")
-    text = run_cli("as-of", number, "2009-12-01", "--store", str(timeline_kb[1]))
+    text = invoke_cli("as-of", number, "2009-12-01", "--store", str(timeline_kb[1]))
     assert text.returncode == 0 and "removed in en/2010-02-01" in text.stdout
 
 

@@ -15,7 +15,7 @@ from lxml import etree
 from rulekb.kb.translate.exchange.tmx import Pair, sentences, to_tmx
 from rulekb.kb.translate.exchange.validate import errors
 
-from ..helpers import assert_bad_input, edited, run_cli
+from ..helpers import assert_bad_input, edited, invoke_cli, run_cli
 from .omegat import run_project
 
 FIXTURES = resources.files("rulekb.kb.bench").joinpath("gold", "translate")
@@ -45,6 +45,8 @@ def store(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def report(store):
+    # the report and the worklist as a user starts rulekb; the other commands of this file run in
+    # the test's process (tests.helpers.invoke_cli: the same app, parsing, errors and output)
     result = run_cli("translation-report", "fr/2030-05-05", "--store", store, "--format", "json")
     assert result.returncode == 0, result.stderr
     return result.json
@@ -110,7 +112,7 @@ def test_worklist_reads_back_through_translate_toolkit(worklist):
 
 
 def test_copy_source_for_omegat(store):
-    result = run_cli("translation-report", "fr/2030-05-05", "--store", store, "--report", "xliff", "--copy-source")
+    result = invoke_cli("translation-report", "fr/2030-05-05", "--store", store, "--report", "xliff", "--copy-source")
     assert result.returncode == 0, result.stderr
     assert errors(result.stdout, "xliff") == []
     root = etree.fromstring(result.stdout.encode())
@@ -123,7 +125,7 @@ def test_copy_source_for_omegat(store):
 def test_memory_validates_and_reads_back(store):
     from translate.storage.tmx import tmxfile
 
-    result = run_cli("translation-memory", "fr/2030-05-05", "--store", store)
+    result = invoke_cli("translation-memory", "fr/2030-05-05", "--store", store)
     assert result.returncode == 0, result.stderr
     assert errors(result.stdout, "tmx") == []
     units = tmxfile.parsestring(result.stdout.encode()).units
@@ -135,7 +137,7 @@ def test_memory_validates_and_reads_back(store):
 
 
 def test_memory_against_a_later_edition_holds_only_the_unchanged_rules(store, report):
-    result = run_cli("translation-memory", "fr/2030-05-05", "--us", "en/2030-09-01", "--store", store)
+    result = invoke_cli("translation-memory", "fr/2030-05-05", "--us", "en/2030-09-01", "--store", store)
     assert result.returncode == 0, result.stderr
     root = etree.fromstring(result.stdout.encode())
     rules = {p.text for tu in root.iter("tu") for p in tu.findall("prop") if p.get("type") == "x-fr-rule"}
@@ -146,7 +148,7 @@ def test_memory_against_a_later_edition_holds_only_the_unchanged_rules(store, re
 def test_termbase_v2_validates_reads_back_and_marks_history(store):
     from translate.storage.tbx import tbxfile
 
-    result = run_cli("lexicon", "--format", "tbx", "--store", store)
+    result = invoke_cli("lexicon", "--format", "tbx", "--store", store)
     assert result.returncode == 0, result.stderr
     assert errors(result.stdout, "tbx") == []
     root = etree.fromstring(result.stdout.encode())
@@ -163,17 +165,17 @@ def test_termbase_v2_validates_reads_back_and_marks_history(store):
     notes = {t.findtext("term"): t.findtext("note") for t in root.iter("tig")}
     assert "en/2030-05-05 … en/2030-09-01" in notes["valeur de mana"]
     assert "held in no edition of the KB" in notes["coût converti de mana"]
-    v3 = run_cli("lexicon", "--format", "tbx3")
+    v3 = invoke_cli("lexicon", "--format", "tbx3")
     assert v3.returncode == 0 and "<tbx " in v3.stdout
 
 
 def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
-    assert_bad_input(run_cli("translation-memory", "fr/1999-01-01", "--store", store), "no edition 'fr/1999-01-01'")
-    assert_bad_input(run_cli("translation-memory", "fr/2030-05-05", "--us", "en/1900-01-01", "--store", store),
+    assert_bad_input(invoke_cli("translation-memory", "fr/1999-01-01", "--store", store), "no edition 'fr/1999-01-01'")
+    assert_bad_input(invoke_cli("translation-memory", "fr/2030-05-05", "--us", "en/1900-01-01", "--store", store),
                      "no edition")
-    assert_bad_input(run_cli("translation-report", "fr/2030-05-05", "--us", "en/1900-01-01", "--report", "xliff",
+    assert_bad_input(invoke_cli("translation-report", "fr/2030-05-05", "--us", "en/1900-01-01", "--report", "xliff",
                              "--store", store), "no edition")
-    assert_bad_input(run_cli("translation-report", "fr/2030-05-05", "--copy-source", "--store", store),
+    assert_bad_input(invoke_cli("translation-report", "fr/2030-05-05", "--copy-source", "--store", store),
                      "--copy-source goes with --report xliff")
 
 
@@ -185,7 +187,7 @@ def test_control_characters_are_dropped_and_counted(store, tmp_path):
     # an old page's stray bell and escape (a vertical tab would be a line end: ingest splits lines at it)
     page = tmp_path / "widget-fr-2030-05-05.txt"
     page.write_text(text.replace(rule, rule[:12] + "\x07\x1b" + rule[12:], 1), encoding="utf-8")
-    result = run_cli("translation-report", str(page), "--store", store, "--report", "xliff")
+    result = invoke_cli("translation-report", str(page), "--store", store, "--report", "xliff")
     assert result.returncode == 0, result.stderr
     assert errors(result.stdout, "xliff") == []
     assert "\x07" not in result.stdout and "\x1b" not in result.stdout
@@ -210,9 +212,9 @@ def test_sentences_split_at_sentence_ends_only():
 def test_omegat_finds_the_segments_fills_unchanged_rules_and_keeps_the_french(store, tmp_path, report):
     from translate.storage.xliff import xlifffile
 
-    work = run_cli("translation-report", "fr/2030-05-05", "--store", store, "--report", "xliff", "--copy-source")
-    memory = run_cli("translation-memory", "fr/2030-05-05", "--us", report["us_edition"], "--store", store)
-    terms = run_cli("lexicon", "--format", "tbx", "--store", store)
+    work = invoke_cli("translation-report", "fr/2030-05-05", "--store", store, "--report", "xliff", "--copy-source")
+    memory = invoke_cli("translation-memory", "fr/2030-05-05", "--us", report["us_edition"], "--store", store)
+    terms = invoke_cli("lexicon", "--format", "tbx", "--store", store)
     assert work.returncode == memory.returncode == terms.returncode == 0
     result = run_project(tmp_path / "project", {"source/fr.xlf": work.stdout, "tm/auto/rulekb.tmx": memory.stdout,
                                                 "glossary/rulekb.tbx": terms.stdout})

@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 
 from rulekb.kb.translate.lexicon import to_tbx
 
-from ..helpers import edited, run_cli
+from ..helpers import edited, invoke_cli, run_cli
 
 FIXTURES = resources.files("rulekb.kb.bench").joinpath("gold", "translate")
 EN = FIXTURES / "widget-en-2030-05-05.txt"
@@ -50,6 +50,8 @@ def store(tmp_path_factory):
 
 
 def test_json_shape_base_and_stale_rules(store):
+    # as a user starts rulekb; the other commands of this file run in the test's process
+    # (tests.helpers.invoke_cli: the same app, parsing, errors and output)
     result = run_cli("translation-report", str(FR), "--store", store, "--format", "json")
     assert result.returncode == 0, result.stderr
     data = result.json
@@ -93,7 +95,7 @@ def test_typography_only_changes_are_not_stale(tmp_path):
 
 
 def test_against_its_own_base_nothing_is_stale_and_french_comes_from_the_kb(store):
-    result = run_cli("translation-report", "fr/2030-05-05", "--us", "en/2030-05-05", "--base", "en/2030-05-05",
+    result = invoke_cli("translation-report", "fr/2030-05-05", "--us", "en/2030-05-05", "--base", "en/2030-05-05",
                      "--store", store, "--format", "json")
     assert result.returncode == 0, result.stderr
     data = result.json
@@ -101,14 +103,14 @@ def test_against_its_own_base_nothing_is_stale_and_french_comes_from_the_kb(stor
 
 
 def test_text_output_is_grouped_by_section(store):
-    result = run_cli("translation-report", str(FR), "--store", store)
+    result = invoke_cli("translation-report", str(FR), "--store", store)
     assert result.returncode == 0, result.stderr
     assert "base en/2030-05-05" in result.stdout
     assert "§101" in result.stdout and "§300" in result.stdout and "[stale]" in result.stdout
 
 
 def test_html_worklist_escapes_rule_text(store):
-    result = run_cli("translation-report", str(FR), "--store", store, "--report", "html")
+    result = invoke_cli("translation-report", str(FR), "--store", store, "--report", "html")
     assert result.returncode == 0, result.stderr
     page = BeautifulSoup(result.stdout, "html.parser")
     assert page.find("img") is None and page.find("b") is None
@@ -120,7 +122,7 @@ def test_html_worklist_escapes_rule_text(store):
 
 
 def test_markdown_worklist_escapes_rule_text(store):
-    result = run_cli("translation-report", str(FR), "--store", store, "--report", "md")
+    result = invoke_cli("translation-report", str(FR), "--store", store, "--report", "md")
     assert result.returncode == 0, result.stderr
     assert "<img" not in result.stdout and "<b>" not in result.stdout and "&lt;img src=x" in result.stdout
     assert "**four**" in result.stdout
@@ -139,7 +141,7 @@ def test_bad_input_exits_2_with_one_line(store, tmp_path):
         (str(FR), "--report", "html", "--format", "json"),
     ]
     for args in cases:
-        result = run_cli("translation-report", *args, "--store", store)
+        result = invoke_cli("translation-report", *args, "--store", store)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
         assert "Traceback" not in result.stderr
@@ -158,17 +160,17 @@ def test_a_french_text_without_rules_is_a_result_not_an_error(store, tmp_path):
     """An official excerpt may hold only the front matter: the report says so and exits 0."""
     front = tmp_path / "front-matter.txt"
     front.write_text(NO_RULES, encoding="utf-8")
-    text = run_cli("translation-report", str(front), "--store", store)
+    text = invoke_cli("translation-report", str(front), "--store", store)
     assert text.returncode == 0, text.stderr
     assert text.stdout.strip() == "no French rules in fr/2030-05-01: the text holds no numbered rules, nothing to compare"
-    data = run_cli("translation-report", str(front), "--store", store, "--format", "json").json
+    data = invoke_cli("translation-report", str(front), "--store", store, "--format", "json").json
     assert data["items"] == [] and data["base_detected"] is None and data["note"].startswith("no French rules")
-    worklist = run_cli("translation-report", str(front), "--store", store, "--report", "md")
+    worklist = invoke_cli("translation-report", str(front), "--store", store, "--report", "md")
     assert worklist.returncode == 0 and "no French rules" in worklist.stdout
 
 
 def test_lexicon_csv_has_every_source(store):
-    result = run_cli("lexicon", "--glossary", str(FR), "--us", str(EN), "--format", "csv")
+    result = invoke_cli("lexicon", "--glossary", str(FR), "--us", str(EN), "--format", "csv")
     assert result.returncode == 0, result.stderr
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert set(rows[0]) == {"en", "fr", "source", "key"}
@@ -178,7 +180,7 @@ def test_lexicon_csv_has_every_source(store):
 
 
 def test_lexicon_tbx3_parses_and_escapes(store):
-    result = run_cli("lexicon", "--format", "tbx3")  # TBX v3; `--format tbx` is v2 (tests/translate/test_exchange.py)
+    result = invoke_cli("lexicon", "--format", "tbx3")  # TBX v3; `--format tbx` is v2 (tests/translate/test_exchange.py)
     assert result.returncode == 0, result.stderr
     root = ET.fromstring(result.stdout.encode("utf-8"))
     assert root.tag == f"{TBX}tbx" and root.get("type") == "TBX-Basic"
@@ -194,5 +196,5 @@ def test_lexicon_tbx3_parses_and_escapes(store):
 def test_lexicon_glossary_needs_french_rules(tmp_path):
     empty = tmp_path / "nothing.txt"
     empty.write_text("rien\n", encoding="utf-8")
-    result = run_cli("lexicon", "--glossary", str(empty), "--us", str(EN))
+    result = invoke_cli("lexicon", "--glossary", str(empty), "--us", str(EN))
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1

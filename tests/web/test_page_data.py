@@ -206,8 +206,21 @@ def test_corpus_page_data_rows_and_pages(corpus_kb, corpus_web, corpus_page_rows
     same_pages(corpus_web, [f"edition/{e}/rule/{n}" for e, n in keys[::6] + special])
 
 
-def _bag(rows: list[dict]) -> Counter:
-    return Counter(tuple(sorted(row.items())) for row in rows)
+_ABSENT = object()  # a key a row does not have
+
+
+def _bags(a: list[dict], b: list[dict]) -> tuple[Counter, Counter]:
+    """Two lists of rows as multisets, each row the tuple of its values under every key either
+    list has (``_ABSENT`` where it has none): two rows are the same tuple exactly when they are
+    equal dicts. (Each row's items sorted into a tuple was the same check at twice the CPU: 5.5 s
+    for the corpus KB's 645,000 rows.)"""
+    keys = sorted({key for rows in (a, b) for row in rows for key in row})
+    return tuple(Counter(tuple(row.get(key, _ABSENT) for key in keys) for row in rows) for rows in (a, b))
+
+
+def _same_bag(a: list[dict], b: list[dict]) -> bool:
+    first, second = _bags(a, b)
+    return first == second
 
 
 def test_corpus_page_rows_from_the_builds_memory_are_the_queries_rows(corpus_kb, corpus_page_rows, corpus_rows):
@@ -224,7 +237,7 @@ def test_corpus_page_rows_from_the_builds_memory_are_the_queries_rows(corpus_kb,
     for name in KNOWABLE:
         rows = corpus_page_rows[name]
         asked = corpus_rows(name) if name in SHARED_ROWS else run(store, name)  # (each asked once a run)
-        assert _bag(rows) == _bag(asked), name
+        assert _same_bag(rows, asked), name
         compared += len(rows)
     assert compared > 500_000
 
@@ -270,8 +283,8 @@ def test_structure_rows_are_page_structures_and_page_flags_rows_for_odd_numberin
     store = EmbeddedStore.in_memory(edition_nquads(edition, mint).encode())
     rows, numbers, flags = structure_rows(edition, mint)
 
-    assert _bag(rows) == _bag(run(store, "page-structure"))
-    assert _bag(flags) == _bag(run(store, "page-flags"))
+    assert _same_bag(rows, run(store, "page-structure"))
+    assert _same_bag(flags, run(store, "page-flags"))
     assert {r["what"] for r in flags} == {"examples", "printed", "cites", "cited", "twice"}
     assert numbers[mint.rule(edition.id, "100.1")] == {"100.1"}
     assert len([r for r in rows if r["number"] == "100.1"]) == 2  # one node, two orders

@@ -224,14 +224,18 @@ def test_two_replicas_behind_haproxy_lose_no_request(fixture_kb, snapshots, tmp_
         _wait(lambda: [_stats(stats).get(name, {}).get("status") for name in ("r1", "r2")] == ["UP", "UP"],
               30, "both replicas UP in HAProxy")
 
+        # (the load runs where something happens: a second before the kill, half a second after
+        # HAProxy marks the replica down; each second of it is about 1.5 s of CPU, the replicas' and
+        # the load's)
         with Load(front) as load:  # one replica dies mid-run
-            time.sleep(3)
+            _wait(lambda: load.ok > 20, 10, "requests answered through HAProxy")
+            time.sleep(1)
             before = load.ok
             replicas[0].kill()
             _wait(lambda: _stats(stats)["r1"]["status"].startswith("DOWN"), 15,
                   lambda: f"r1 marked DOWN: HAProxy says {_stats(stats).get('r1', {}).get('status')!r}, "
                           f"its port {replicas[0].port} answers /healthz with {replicas[0].health()}")
-            time.sleep(2)
+            time.sleep(0.5)
             assert load.ok > before  # the other one kept answering
             replicas[0].start()  # it comes back
             replicas[0].wait_ready()
