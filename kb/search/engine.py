@@ -384,14 +384,11 @@ class Searcher:
         term_of = memo(lang)
         result = {"kind": kind, "edition": shown}
         if kind == "rule":
-            result["rule"] = number
-            result["iri"] = self.minter.rule(shown, number)
+            result.update(rule=number, iri=self.minter.rule(shown, number))
         else:
             from ..rdf.iris import slug
 
-            result["term"] = number
-            result["rules"] = doc.get("refs", [])
-            result["iri"] = self.minter.glossary(shown, slug(number))
+            result.update(term=number, rules=doc.get("refs", []), iri=self.minter.glossary(shown, slug(number)))
         result.update({"score": round(float(score), 4), "snippet": snippet(text, marks, lang, term_of=term_of), "text": text})
         if grouped:
             result["editions"] = editions
@@ -409,6 +406,9 @@ class Searcher:
             result["precedent"] = {"rank": precedent[0], **precedent[1]}
             result["why"].append(f"settled a question like it: {_quote(precedent[1]['question'] or '')} "
                                  f"(similarity {precedent[1]['similarity']:.2f})")
+        if doc["key"][0] in u.learnt_from:  # (kb.search.rerank: put elsewhere than the fusion had it)
+            result["learnt_order"] = {"fusion_rank": u.learnt_from[doc["key"][0]]}
+            result["why"].append(f"the learnt order (the fusion had it #{u.learnt_from[doc['key'][0]]})")
         if found is not None:
             by_meaning, similarity, _ = found
             result["meaning"] = {"rank": by_meaning, "similarity": round(similarity, 4), "only": meaning_only}

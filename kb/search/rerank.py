@@ -167,7 +167,7 @@ def apply(searcher, u, ordered: list[str], docs: dict, near: dict, lists: dict, 
           edition: str | None, grouped: bool) -> tuple[list[str], str]:
     """``ordered`` with its first :data:`TOP` in the model's order (then the family cap again), and
     what was done: ``on``, or why not (a question naming no card, another edition, the model's
-    :func:`state`). When ``searcher.rerank_log`` is a list, each question's rows are appended to
+    :func:`state`); ``u.learnt_from``: the fusion's rank of each candidate the order moved (its hit says so). When ``searcher.rerank_log`` is a list, each question's rows are appended to
     it ((numbers, rows): what ``rulekb bench reranker`` learns from)."""
     from . import precedents
     from .dense import MODEL_VERSION
@@ -194,4 +194,7 @@ def apply(searcher, u, ordered: list[str], docs: dict, near: dict, lists: dict, 
     order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
     rest = [k for k in ordered if k not in number]
     family_of = lambda k: rank.family(docs[k]["number"][0]) if k in docs and docs[k]["kind"][0] == "rule" else None  # noqa: E731
-    return rank.spread([head[i] for i in order] + rest, family_of), "on"
+    learnt = rank.spread([head[i] for i in order] + rest, family_of)
+    before = {k: i for i, k in enumerate(ordered, start=1)}
+    u.learnt_from = {k: before[k] for i, k in enumerate(learnt[:TOP], start=1) if before.get(k) != i}
+    return learnt, "on"

@@ -127,6 +127,7 @@ class Understood:
     asks_definition: bool = False  # "what is X?", "what does X mean?": the rules defining X first
     asked_in: str | None = None  # the question's language, when the searched text is in another one
     learnt_order: str = "off"  # whether kb.search.rerank ordered the first results ("on"), or why not
+    learnt_from: dict[str, int] = field(default_factory=dict)  # document key -> the fusion's rank, when it moved
 
     @property
     def meaning_leads(self) -> bool:

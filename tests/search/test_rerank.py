@@ -119,6 +119,22 @@ def test_the_order_is_learnt_cross_fitted_and_search_follows_it(fixture_kb, card
     assert searcher.search("which step comes after the wind step?")["meaning"]["learnt_order"] == "off"  # no card
     unadapted = searcher.search("Brass Golem was rewound: which step comes after the wind step?", adapted=False)
     assert unadapted["meaning"]["learnt_order"] == "off"
+    fusion = [hit.get("rule") or hit.get("term") for hit in searcher.search(
+        "Brass Golem was rewound: which step comes after the wind step?", limit=3)["results"]]
+
+    class Backwards:  # a model that puts the fusion's last first: every hit it moves says so
+        def score(self, rows):
+            return np.asarray([-row[0] for row in rows])
+
+    monkeypatch.setattr(rerank, "load", lambda path=None: Backwards())
+    moved = searcher.search("Brass Golem was rewound: which step comes after the wind step?", limit=40)["results"]
+    assert (moved[0].get("rule") or moved[0].get("term")) != fusion[0]
+    said = [hit for hit in moved if "learnt_order" in hit]
+    assert said and all(f"the learnt order (the fusion had it #{hit['learnt_order']['fusion_rank']})" in hit["why"]
+                        for hit in said)
+    monkeypatch.undo()
+    monkeypatch.setattr(adapter, "PATH", tmp_path / "adapter.npz")
+    monkeypatch.setattr(precedents, "PATH", tmp_path / "adapter-precedents.npz")
     monkeypatch.setattr(rerank, "PATH", tmp_path / "none.json")
     absent = searcher.search("Brass Golem was rewound: which step comes after the wind step?")
     assert absent["meaning"]["learnt_order"] == "absent" and absent["results"]
