@@ -37,7 +37,8 @@ def fold_of(question_id: str, folds: int = FOLDS) -> int:
 
 
 def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: int = FOLDS, progress=None) -> dict:
-    """Learn the model and write it to ``out`` (default :data:`kb.search.rerank.PATH`); the figures."""
+    """Learn the model and write it to ``out`` (default :data:`kb.search.rerank.PATH`); the figures.
+    ``progress(message)``: where the learning is, a line every 50 steps or questions."""
     try:
         import lightgbm
         import numpy as np
@@ -57,7 +58,9 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: in
             continue
         with tempfile.TemporaryDirectory(prefix="rulekb-reranker-") as folder:
             where = Path(folder) / "adapter.npz"
-            adapter_learning.learn(searcher, without, where)
+            adapter_learning.learn(searcher, without, where, progress=_every(
+                50, progress, f"part {part + 1}/{folds}: the adapter and precedents without it, step {{}}/{{}}"))
+            searched = _every(50, progress, f"part {part + 1}/{folds}: question {{}}/{{}} searched")
             with _learnt(where, where.with_name("adapter-precedents.npz")):
                 for i, q in enumerate(asked, start=1):
                     searcher.rerank_log = []
@@ -67,8 +70,7 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: in
                             groups.append((part, q, numbers, rows))
                     finally:
                         searcher.rerank_log = None
-                    if progress:
-                        progress(part + 1, folds, i, len(asked))
+                    searched(i, len(asked))
     usable = [g for g in groups if any(n in g[1].rules for n in g[2])]
     if len(usable) < 10:
         raise KBError(f"{len(usable)} tuning questions name a card and find a rule that settles them: too few to learn from")
@@ -108,6 +110,15 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: in
 
     adapter.forget(path)
     return {**meta, "path": str(path)}
+
+
+def _every(n: int, progress, message: str):
+    """A ``(done, total)`` callback saying ``message.format(done, total)`` at the first, every
+    ``n``-th and the last (nothing without ``progress``)."""
+    def say(done: int, total: int) -> None:
+        if progress and (done == 1 or done % n == 0 or done == total):
+            progress(message.format(done, total))
+    return say
 
 
 class _learnt:

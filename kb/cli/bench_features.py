@@ -206,9 +206,8 @@ def bench_reranker_command(
     from ..service import searcher as searcher_for
     from .output import stderr
 
-    def progress(part: int, parts: int, done: int, total: int) -> None:
-        if done == 1 or done % 50 == 0 or done == total:
-            stderr.print(f"bench reranker: part {part}/{parts}, question {done}/{total}", highlight=False, markup=False)
+    def progress(message: str) -> None:
+        stderr.print(f"bench reranker: {message}", highlight=False, markup=False)
 
     with errors_as_exit_codes():
         meta = learning.learn(searcher_for(_store(store)), out=Path(out) if out else None, progress=progress)
