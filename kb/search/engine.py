@@ -265,8 +265,8 @@ class Searcher:
         met = [unit(doc) for _, doc in lexical if doc.get("section", [""])[0] in u.card_sections]
         brought = card_brought.ranked(self, u, arm, vector, edition, lang, unit, docs)
         moved = adapted and dense_arm.adapter_state() == "on"  # the better ranking by meaning
-        learnt = query_adapter.load(dense_arm.MODEL_VERSION)
-        precedent = precedents.ranked(self, vector, learnt if moved else None, edition, lang, unit, docs) if adapted else {}
+        learnt = query_adapter.load(dense_arm.MODEL_VERSION) if moved else None  # (the precedents move by it too)
+        precedent = precedents.ranked(self, vector, learnt, edition, lang, unit, docs) if adapted else {}
         weight = rank.RRF_CROSS if u.meaning_leads else rank.RRF_ADAPTED if moved else None
         constant = rank.RRF_K_ADAPTED if moved else None
 
@@ -290,7 +290,7 @@ class Searcher:
             ordered, u.learnt_order = rerank.apply(self, u, ordered, docs, near, {  # then the learnt order
                 "words": lex_rank, "score": lex_score, "meaning": {k: v[:2] for k, v in near.items()}, "brought": brought,
                 "met": {k: i for i, k in enumerate(met, start=1)}, "referred": {k: r for k, (r, _) in referred.items()},
-                "precedent": {k: r for k, (r, _) in precedent.items()}}, vector, learnt if moved else None, edition, grouped)
+                "precedent": {k: r for k, (r, _) in precedent.items()}}, vector, learnt, edition, grouped)
         page = ordered[offset:offset + limit]
         self.fill_docs(page, docs, near, grouped)
         hits = [(scored[k], docs[k]) for k in page if k in docs]

@@ -46,12 +46,17 @@ class Precedents:
     meta: dict  # model_version, edition, ...
     _moved: object = None  # (the adapter, the vectors it moved): read once per adapter
     _cited: object = None  # (how many precedents cite each rule, and each pair of rules): counted once
+    _last: object = None  # (the last question's vector, its adapter, its nearest)
 
     def nearest(self, vector, adapter=None) -> list[tuple[int, float]]:
         """(row, similarity) of the :data:`K` nearest precedents to ``vector``; ``adapter``: the query
-        adapter ``vector`` was moved by (the precedents are moved by it too)."""
+        adapter ``vector`` was moved by (the precedents are moved by it too). The last question's
+        are kept: a search asks for its votes, then the learnt order for its tally (kb.search.rerank)."""
         import numpy as np
 
+        last = self._last
+        if last is not None and last[0] is vector and last[1] is adapter:
+            return last[2]
         rows = self.vectors
         if adapter is not None:
             if self._moved is None or self._moved[0] is not adapter:  # (moved once per adapter)
@@ -59,30 +64,26 @@ class Precedents:
                 self._moved = (adapter, (moved / np.linalg.norm(moved, axis=1, keepdims=True)).astype(np.float32))
             rows = self._moved[1]
         sims = rows @ vector
-        top = np.argsort(-sims, kind="stable")[:K]
-        return [(int(i), float(sims[i])) for i in top]
+        found = [(int(i), float(sims[i])) for i in np.argsort(-sims, kind="stable")[:K]]
+        self._last = (vector, adapter, found)
+        return found
 
     def votes(self, vector, adapter=None) -> list[tuple[str, int, float]]:
         """(rule number, the nearest precedent citing it, its similarity), the rules with the most
         votes (the similarities of the precedents citing them, summed) first, :data:`N` at most."""
-        votes: Counter = Counter()
-        first: dict[str, tuple[int, float]] = {}
-        for row, sim in self.nearest(vector, adapter):
-            for number in self.questions[row]["rules"]:
-                votes[number] += sim
-                first.setdefault(number, (row, sim))
-        ranked = sorted(votes, key=lambda n: (-votes[n], n))[:N]
-        return [(n, *first[n]) for n in ranked]
+        tally, _ = self.tally(vector, adapter)
+        ranked = sorted(tally, key=lambda n: (-tally[n][0], n))[:N]
+        return [(n, tally[n][3], tally[n][2]) for n in ranked]
 
-    def tally(self, vector, adapter=None) -> tuple[dict[str, tuple[float, int, float]], float]:
-        """Every rule the :data:`K` nearest cite -> (their similarities summed, how many, the highest);
-        and the nearest one's similarity (what :mod:`.rerank` reads)."""
-        out: dict[str, tuple[float, int, float]] = {}
+    def tally(self, vector, adapter=None) -> tuple[dict[str, tuple[float, int, float, int]], float]:
+        """Every rule the :data:`K` nearest cite -> (their similarities summed, how many, the highest,
+        the row of the nearest citing it); and the nearest one's similarity (what :mod:`.rerank` reads)."""
+        out: dict[str, tuple[float, int, float, int]] = {}
         nearest = self.nearest(vector, adapter)
-        for row, sim in nearest:
+        for row, sim in nearest:  # nearest first: the first citing a rule is its highest
             for number in self.questions[row]["rules"]:
-                total, count, high = out.get(number, (0.0, 0, 0.0))
-                out[number] = (total + sim, count + 1, max(high, sim))
+                total, count, high, first = out.get(number, (0.0, 0, sim, row))
+                out[number] = (total + sim, count + 1, high, first)
         return out, (nearest[0][1] if nearest else 0.0)
 
     def cited(self) -> tuple[Counter, dict[str, Counter]]:

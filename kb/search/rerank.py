@@ -126,7 +126,8 @@ def features(u, numbers: list[str], lists: dict, tally: dict, nearest: float, ci
     """One row of :data:`FEATURES` per candidate, ``numbers`` the candidates' rule numbers in the
     fusion's order (a glossary entry: ``glossary:<key>``); ``lists``: the fusion's inputs (``words``
     unit -> rank, ``score``, ``meaning`` -> (rank, similarity), ``met``, ``brought``, ``referred``,
-    ``precedent`` -> rank), keyed by number here; ``tally``, ``nearest``: :meth:`Precedents.tally`;
+    ``precedent`` -> rank), keyed by number here; ``tally``, ``nearest``: :meth:`Precedents.tally`
+(its first three of each rule);
     ``cited``: :meth:`Precedents.cited`."""
     alone, beside = cited
     words, score, meaning = lists["words"], lists["score"], lists["meaning"]
@@ -149,7 +150,7 @@ def features(u, numbers: list[str], lists: dict, tally: dict, nearest: float, ci
     for i, (n, fam) in enumerate(zip(numbers, family), start=1):
         glossary = n.startswith("glossary:")
         rank_meaning, sim = meaning.get(n, (None, None))
-        votes, voters, high = tally.get(n, (0.0, 0, 0.0))
+        votes, voters, high = tally.get(n, (0.0, 0, 0.0))[:3]
         rows.append([
             1.0 / (i + 5), rr(words.get(n)), score.get(n, 0.0) / best_score, float(n in words),
             rr(rank_meaning), (sim - best_sim) if sim else -0.3, sim or 0.0, float(n in meaning),
