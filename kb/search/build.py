@@ -74,4 +74,5 @@ def dense_from_cache(directory: Path, progress: Callable[[str], None] | None = N
         return {"state": "off"}
     if progress:
         progress("embeddings for search")
-    return dense_build.write_from_cache(directory)
+    engine = dense_build.prepare()
+    return {**dense_build.write_from_cache(directory), "engine": engine}

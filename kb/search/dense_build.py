@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .dense import (BATCH, LOCK, LOG, MODEL_VERSION, SWAP_EVERY, SYNC_LIMIT, Cache, DenseUnavailable, Entry, _Index,
-                    embed_passages, entries, mode, read_manifest, running, write_arm)
+                    embed_passages, entries, mode, prepare, read_manifest, running, write_arm)
 
 def order(all_entries: list[Entry], edition_rows: list[dict]) -> list[Entry]:
     """The entries to embed in the order they are most useful: the newest complete edition of
@@ -131,7 +131,7 @@ def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new:
                     newest_todo += i < phase
             state.total, state.cached = len(todo), len(vectors)
             say(f"embeddings: {len(found):,} documents, {len(vectors):,} texts cached, {len(todo):,} to embed "
-                f"({newest_todo:,} of them in the newest editions) with {MODEL_VERSION}, one thread per process")
+                f"({newest_todo:,} of them in the newest editions) with {MODEL_VERSION} on {prepare()}, one thread per process")
             if not todo:
                 manifest = read_manifest(index_dir)
                 if manifest is None or manifest.get("rows") != len([e for e in found if e.digest in vectors]):
