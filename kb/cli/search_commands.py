@@ -125,7 +125,7 @@ def embed_command(store: str | None, mode: str, max_new: int | None, format: For
         emit_json(data)
         return
     if mode == "status":
-        stdout.print(f"meaning arm: {data['rows']:,} of {data['documents'] or 0:,} documents embedded ({data['model']}); "
+        stdout.print(f"meaning arm: {data['rows']:,} of {data['documents'] or 0:,} documents embedded ({data['model']}, on {data.get('engine')}); "
                      + ("a process is completing it" if data["running"] else "no process completing it")
                      + (f"\nlast: {data['last']}" if data.get("last") else ""), highlight=False, markup=False)
     elif mode == "background":

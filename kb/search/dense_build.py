@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .dense import (BATCH, LOCK, LOG, MODEL_VERSION, SWAP_EVERY, SYNC_LIMIT, Cache, DenseUnavailable, Entry, _Index,
-                    embed_passages, entries, mode, prepare, read_manifest, running, write_arm)
+                    embed_passages, entries, mode, planned_engine, prepare, read_manifest, running, write_arm)
 
 def order(all_entries: list[Entry], edition_rows: list[dict]) -> list[Entry]:
     """The entries to embed in the order they are most useful: the newest complete edition of
@@ -245,7 +245,8 @@ def for_store(store, action: str, max_new: int | None = None, say: Callable[[str
         log = directory / LOG
         tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-1:] if log.exists() else []
         return {"index": str(directory), "rows": manifest.get("rows", 0), "documents": manifest.get("documents"),
-                "model": manifest.get("model_version"), "running": running(directory), "log": str(log),
+                "model": manifest.get("model_version"), "engine": planned_engine(),
+                "running": running(directory), "log": str(log),
                 "last": tail[0] if tail else None}
     return None
 

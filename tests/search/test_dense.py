@@ -187,6 +187,7 @@ def test_rulekb_build_embed_completes_and_reports(fixture_kb, tmp_path, private_
     assert "embeddings" in done.stderr  # progress on the terminal
     status = json.loads(run("build", "--embed", "status").stdout)
     assert status["rows"] == status["documents"] and status["running"] is False
+    assert status["engine"] == "onnxruntime"  # which engine a search embeds with (its file derived by the embedding)
     assert json.loads(run("build", "--embed", "background").stdout) == {"complete": True}
     found = run("search", "how many players can take part?")
     assert found.returncode == 0 and json.loads(found.stdout)["arms"] == ["words", "meaning"]

@@ -70,9 +70,14 @@ def test_the_derived_file_is_kept_and_derived_again_when_unreadable(tmp_path, mo
     monkeypatch.setenv("RULEKB_CACHE", str(tmp_path))
     path = e5_onnx.model_path()
     assert not path.exists()
+    stale = path.with_name(path.name.replace("-g", "-g0-"))  # another version's file
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"an older graph")
     with pytest.raises(e5_onnx.EngineUnavailable, match="rulekb build derives it"):
         e5_onnx.Model(derive_missing=False)
+    assert dense.planned_engine() == "onnxruntime (its model file is derived on the first search)"
     assert dense.prepare() == "onnxruntime" and path.exists()  # what the build does
+    assert dense.planned_engine() == "onnxruntime" and not stale.exists()
     made = path.stat().st_mtime_ns
     e5_onnx.Model()
     assert path.stat().st_mtime_ns == made  # read, not derived again
