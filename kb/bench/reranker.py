@@ -30,6 +30,7 @@ PARAMS = {"objective": "lambdarank", "num_leaves": 7, "learning_rate": 0.05, "mi
           "lambdarank_truncation_level": 20, "seed": 7, "deterministic": True, "force_row_wise": True,
           "num_threads": 1, "verbose": -1}
 ROUNDS = 200
+CARD_FREE = True  # learnt on the card-free tuning questions too, so search orders them (rerank.covers_card_free)
 
 
 def fold_of(question_id: str, folds: int = FOLDS) -> int:
@@ -73,7 +74,7 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: in
                     searched(i, len(asked))
     usable = [g for g in groups if any(n in g[1].rules for n in g[2])]
     if len(usable) < 10:
-        raise KBError(f"{len(usable)} tuning questions name a card and find a rule that settles them: too few to learn from")
+        raise KBError(f"{len(usable)} tuning questions find a rule that settles them among the first candidates: too few to learn from")
 
     def fit(chosen):
         data = lightgbm.Dataset(np.vstack([np.asarray(g[3], dtype=np.float64) for g in chosen]),
@@ -91,7 +92,8 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: in
             scores = model.predict(np.asarray(rows, dtype=np.float64))
             before.append((q, numbers))
             order = [numbers[i] for i in sorted(range(len(numbers)), key=lambda i: (-scores[i], i))]
-            after.append((q, rank.spread(order, lambda n: None if n.startswith("glossary:") else rank.family(n))))
+            after.append((q, rank.spread(order, lambda n: None if n.startswith("glossary:") else rank.family(n))
+                          if q.cards else order))
     model = fit(usable)
     trees = _flat(model.dump_model())
     every = np.vstack([np.asarray(g[3], dtype=np.float64) for g in usable])
@@ -101,7 +103,13 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: in
     meta = {"features": list(rerank.FEATURES), "depth": trees.pop("depth"), "params": PARAMS, "rounds": ROUNDS,
             "lightgbm": lightgbm.__version__, "folds": folds, "questions": len(usable),
             "gold": {name: adapter_learning._digest(qs) for name, qs in sorted(sets.items()) if any(q.tuning for q in qs)},
-            "cross_fitted": {"questions": len(before), "fusion": _figures(before), "learnt": _figures(after)}}
+            "card_free": CARD_FREE,
+            "cross_fitted": {"questions": len(before), "fusion": _figures(before), "learnt": _figures(after),
+                             **{kind: {"questions": sum(1 for q, _ in before if chosen(q)),
+                                       "fusion": _figures([r for r in before if chosen(r[0])]),
+                                       "learnt": _figures([r for r in after if chosen(r[0])])}
+                                for kind, chosen in (("cards", lambda q: bool(q.cards)),
+                                                     ("card_free", lambda q: not q.cards))}}}
     path = Path(out) if out else rerank.PATH
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps({"meta": meta, "trees": trees}, separators=(",", ":")) + "\n", encoding="utf-8")

@@ -222,11 +222,15 @@ def bench_reranker_command(
         return
     say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
     fitted = meta["cross_fitted"]
-    say(f"learnt order: {meta['questions']} tuning questions naming a card, {meta['folds']} parts, "
-        f"LightGBM {meta['lightgbm']}, written to {meta['path']}")
-    say(f"cross-fitted on {fitted['questions']} questions: recall@5 {fitted['fusion']['recall@5']} -> "
-        f"{fitted['learnt']['recall@5']} %, every cited rule in the first 10 {fitted['fusion']['all@10']} -> "
-        f"{fitted['learnt']['all@10']} % (the held-out parts of `rulekb bench search` say what it is worth)")
+    say(f"learnt order: {meta['questions']} tuning questions" + ("" if meta.get("card_free") else " naming a card")
+        + f", {meta['folds']} parts, LightGBM {meta['lightgbm']}, written to {meta['path']}")
+    for kind, label in ((None, "all"), ("cards", "naming a card"), ("card_free", "card-free")):
+        part = fitted.get(kind) if kind else fitted
+        if part and part["questions"]:
+            say(f"cross-fitted, {label} ({part['questions']}): recall@5 {part['fusion']['recall@5']} -> "
+                f"{part['learnt']['recall@5']} %, every cited rule in the first 10 {part['fusion']['all@10']} -> "
+                f"{part['learnt']['all@10']} %")
+    say("(the held-out parts of `rulekb bench search` say what it is worth)")
 
 
 @bench_app.command("timeline")

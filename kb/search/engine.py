@@ -287,10 +287,10 @@ class Searcher:
             self.fill_docs(ordered[:rank.FAMILY_TOP * 3], docs, near, grouped)
             ordered = rank.spread(ordered, lambda k: rank.family(docs[k]["number"][0])
                                   if k in docs and docs[k]["kind"][0] == "rule" else None)
-            ordered, u.learnt_order = rerank.apply(self, u, ordered, docs, near, {  # then the learnt order
-                "words": lex_rank, "score": lex_score, "meaning": {k: v[:2] for k, v in near.items()}, "brought": brought,
-                "met": {k: i for i, k in enumerate(met, start=1)}, "referred": {k: r for k, (r, _) in referred.items()},
-                "precedent": {k: r for k, (r, _) in precedent.items()}}, vector, learnt, edition, grouped)
+        ordered, u.learnt_order = rerank.apply(self, u, ordered, docs, near, {  # then the learnt order
+            "words": lex_rank, "score": lex_score, "meaning": {k: v[:2] for k, v in near.items()}, "brought": brought,
+            "met": {k: i for i, k in enumerate(met, start=1)}, "referred": {k: r for k, (r, _) in referred.items()},
+            "precedent": {k: r for k, (r, _) in precedent.items()}}, vector, learnt, edition, grouped)
         page = ordered[offset:offset + limit]
         self.fill_docs(page, docs, near, grouped)
         hits = [(scored[k], docs[k]) for k in page if k in docs]

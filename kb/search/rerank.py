@@ -1,4 +1,4 @@
-"""The learnt order of a card question's first results: a ranking model over what the fusion knew.
+"""The learnt order of a question's first results: a ranking model over what the fusion knew.
 
 A judge's question naming cards is settled by several rules of several matters (the card's
 keyword, when state-based actions are checked, what a replacement does), and the gold's scenarios
@@ -15,8 +15,10 @@ results cite, the precedents), the words' score and the meaning's similarity, ho
 voted, how often the gold's tuning questions cite the rule and cite it beside the first results,
 its family among the first results, and the question's length and cards.
 
-Only where it was learnt: a question naming a card, searched in one edition that is the
-precedents' (their numbers are its rules), with the query adapter on. The model is package data
+Only where it was learnt: a question searched in one edition that is the precedents' (their
+numbers are its rules), with the query adapter on, naming a card, or card-free when the model was
+learnt on card-free questions too (``meta.card_free``: :func:`covers_card_free`); a card-free
+question's order is not family-capped, as its fusion's was not. The model is package data
 (``reranker.json``: the trees as arrays, evaluated with numpy; LightGBM is needed to learn it,
 never to search); a missing, unreadable or other features' file leaves the fusion's order, and
 :func:`state` says why.
@@ -72,6 +74,12 @@ class Trees:
             x = rows[index, np.where(inner, feature, 0)]
             node = np.where(inner, np.where(x <= self.threshold[node], self.left[node], self.right[node]), node)
         return self.value[node].sum(axis=1)
+
+
+def covers_card_free(path: Path | None = None) -> bool:
+    """Whether the model was learnt on card-free questions too (``meta.card_free``), so orders them."""
+    found = load(path)
+    return found is not None and getattr(found, "meta", {}).get("card_free") is True
 
 
 def load(path: Path | None = None) -> Trees | None:
@@ -173,7 +181,8 @@ def apply(searcher, u, ordered: list[str], docs: dict, near: dict, lists: dict, 
     from . import precedents
     from .dense import MODEL_VERSION
 
-    if not u.cards or grouped or not edition or adapter is None:
+    log = getattr(searcher, "rerank_log", None)
+    if grouped or not edition or adapter is None or not (u.cards or log is not None or covers_card_free()):
         return ordered, "off"
     found = precedents.load(MODEL_VERSION)
     if found is None or found.meta.get("edition") != edition:
@@ -185,17 +194,20 @@ def apply(searcher, u, ordered: list[str], docs: dict, near: dict, lists: dict, 
     keyed = {name: {number[k]: v for k, v in ranks.items() if k in number} for name, ranks in lists.items()}
     tally, nearest = found.tally(vector, adapter)
     rows = features(u, [number[k] for k in head], keyed, tally, nearest, found.cited())
-    log = getattr(searcher, "rerank_log", None)
     if log is not None:
         log.append(([number[k] for k in head], rows))
     model = load()
     if model is None:
         return ordered, state()
+    if not u.cards and not covers_card_free():
+        return ordered, "off"
     scores = model.score(rows)
     order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
     rest = [k for k in ordered if k not in number]
     family_of = lambda k: rank.family(docs[k]["number"][0]) if k in docs and docs[k]["kind"][0] == "rule" else None  # noqa: E731
-    learnt = rank.spread([head[i] for i in order] + rest, family_of)
+    learnt = [head[i] for i in order] + rest
+    if u.cards:  # (as the fusion's order was: a card question's families capped)
+        learnt = rank.spread(learnt, family_of)
     before = {k: i for i, k in enumerate(ordered, start=1)}
     u.learnt_from = {k: before[k] for i, k in enumerate(learnt[:TOP], start=1) if before.get(k) != i}
     return learnt, "on"

@@ -117,7 +117,15 @@ def test_the_order_is_learnt_cross_fitted_and_search_follows_it(fixture_kb, card
     monkeypatch.setattr(rerank, "PATH", tmp_path / "order.json")
     found = searcher.search("Brass Golem was rewound: which step comes after the wind step?")
     assert found["meaning"]["learnt_order"] == "on" and found["results"]
-    assert searcher.search("which step comes after the wind step?")["meaning"]["learnt_order"] == "off"  # no card
+    assert meta["card_free"] is True and rerank.covers_card_free(tmp_path / "order.json")
+    assert searcher.search("which step comes after the wind step?")["meaning"]["learnt_order"] == "on"  # card-free too
+    cards_only = json.loads((tmp_path / "order.json").read_text(encoding="utf-8"))
+    del cards_only["meta"]["card_free"]  # a model learnt on card questions alone orders only them
+    (tmp_path / "cards-only.json").write_text(json.dumps(cards_only), encoding="utf-8")
+    monkeypatch.setattr(rerank, "PATH", tmp_path / "cards-only.json")
+    assert searcher.search("which step comes after the wind step?")["meaning"]["learnt_order"] == "off"
+    assert searcher.search("Brass Golem was rewound: which step comes after the wind step?")["meaning"]["learnt_order"] == "on"
+    monkeypatch.setattr(rerank, "PATH", tmp_path / "order.json")
     unadapted = searcher.search("Brass Golem was rewound: which step comes after the wind step?", adapted=False)
     assert unadapted["meaning"]["learnt_order"] == "off"
     fusion = [hit.get("rule") or hit.get("term") for hit in searcher.search(
