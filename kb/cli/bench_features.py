@@ -200,12 +200,12 @@ def bench_reranker_command(
                             "kb/search/reranker.json, which search reads)."),
     format: Format = FormatOption,
 ) -> None:
-    """Learn the order of a card question's first results (kb/search/rerank.py) from the gold
-    sets' tuning parts, cross-fitted: in four parts, each part's questions searched with a query
+    """Learn the order of a question's first results (kb/search/rerank.py; card-free questions
+    too) from the gold sets' tuning parts, cross-fitted: in four parts, each part's questions searched with a query
     adapter and precedents learnt from the other three, each candidate's features recorded;
     LightGBM's LambdaRank learns from them all (pip install 'rulekb[learn]'). Prints the fusion's
-    order against the learnt one on the same rows, each part scored by a model learnt without it.
-    The held-out parts are left for `rulekb bench search`."""
+    order against the learnt one on the same rows, each part scored by a model learnt without it,
+    for all, card and card-free questions. The held-out parts are left for `rulekb bench search`."""
     from pathlib import Path
 
     from ..bench import reranker as learning

@@ -21,6 +21,8 @@ from rulekb.kb.search.engine import Searcher
 from rulekb.kb.search.home import index_dir
 from rulekb.kb.search.understand import Understood
 
+from ..helpers import invoke_cli
+
 
 def test_the_flattened_trees_score_as_lightgbm_does(tmp_path):
     import lightgbm
@@ -186,3 +188,19 @@ def test_any_file_as_the_order_is_read_or_refused_never_raised(tmp_path, content
     found = rerank.load(path)
     assert found is None or found.score(np.zeros((3, len(rerank.FEATURES)))).shape == (3,)
     assert rerank.state(path) in ("on", "unreadable", "other features")
+
+
+def test_bench_reranker_says_each_kind_cross_fitted(fixture_kb, monkeypatch):
+    figures = lambda five, ten: {"recall@5": five, "all@10": ten}  # noqa: E731
+    meta = {"questions": 30, "card_free": True, "folds": 4, "lightgbm": "4.7.0", "path": "/tmp/order.json",
+            "cross_fitted": {"questions": 32, "fusion": figures(70.0, 40.0), "learnt": figures(75.0, 45.0),
+                             "cards": {"questions": 20, "fusion": figures(60.0, 30.0), "learnt": figures(65.0, 35.0)},
+                             "card_free": {"questions": 12, "fusion": figures(80.0, 70.0), "learnt": figures(85.0, 75.0)}}}
+    monkeypatch.setattr(learning, "learn", lambda *args, **kwargs: meta)
+    said = invoke_cli("bench", "reranker", "--store", str(fixture_kb[0].root))
+    assert said.returncode == 0, said.stderr
+    lines = said.stdout.splitlines()
+    assert lines[0].startswith("learnt order: 30 tuning questions, 4 parts")
+    assert "cross-fitted, all (32): recall@5 70.0 -> 75.0 %, every cited rule in the first 10 40.0 -> 45.0 %" in lines
+    assert "cross-fitted, naming a card (20): recall@5 60.0 -> 65.0 %, every cited rule in the first 10 30.0 -> 35.0 %" in lines
+    assert "cross-fitted, card-free (12): recall@5 80.0 -> 85.0 %, every cited rule in the first 10 70.0 -> 75.0 %" in lines
