@@ -114,9 +114,9 @@ def learn(searcher, sets: dict | None = None, out: Path | None = None, folds: in
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps({"meta": meta, "trees": trees}, separators=(",", ":")) + "\n", encoding="utf-8")
     tmp.replace(path)
-    from ..search import adapter
+    from ..search import learnt_files
 
-    adapter.forget(path)
+    learnt_files.forget(path)
     return {**meta, "path": str(path)}
 
 
@@ -142,11 +142,11 @@ class _learnt:
         adapter.PATH, precedents.PATH = self.paths
 
     def __exit__(self, *exc):
-        from ..search import adapter, precedents
+        from ..search import adapter, learnt_files, precedents
 
         adapter.PATH, precedents.PATH = self.saved
         for path in self.paths:
-            adapter.forget(path)
+            learnt_files.forget(path)
 
 
 def _figures(ranked) -> dict:

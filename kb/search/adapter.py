@@ -24,6 +24,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .learnt_files import learnt, write_npz
+
 PATH = Path(__file__).with_name("query_adapter.npz")
 # How it is learnt: chosen with adapters learnt apart from what they were measured on (without the
 # blind tuning pools, measured on them; on the blind sets alone, measured on the older tuning parts).
@@ -33,8 +35,6 @@ EPOCHS = 200
 RATE = 0.001  # Adam's step
 PENALTY = 0.03  # on the squared entries of A: the map stays near the identity
 TEMPERATURE = 0.02  # of the softmax over the edition's documents (cosine / T)
-
-_LOADED: dict = {}
 
 
 @dataclass
@@ -53,27 +53,12 @@ class Adapter:
 def load(model_version: str, path: Path | None = None) -> Adapter | None:
     """The adapter learnt for ``model_version`` (read once per path), or None: no file, an
     unreadable one, or one learnt on another model (:func:`state` says which)."""
-    found = _cached(model_version, path)
-    return found if isinstance(found, Adapter) else None
+    return learnt(Adapter, _read, Path(path or PATH), model_version)[0]
 
 
 def state(model_version: str, path: Path | None = None) -> str:
     """``on``, or why it is off: ``absent``, ``unreadable``, ``another model (...)``."""
-    found = _cached(model_version, path)
-    return "on" if isinstance(found, Adapter) else found
-
-
-def _cached(model_version: str, path: Path | None) -> Adapter | str:
-    return read_once(Path(path or PATH), model_version, _read)
-
-
-def read_once(path: Path, model_version: str, read):
-    """What ``read(path, model_version)`` found, read once per reader, path and model: the package
-    data `rulekb bench adapter` writes (this adapter, :mod:`.precedents`)."""
-    key = (read, str(path), model_version)
-    if key not in _LOADED:
-        _LOADED[key] = read(path, model_version)
-    return _LOADED[key]
+    return learnt(Adapter, _read, Path(path or PATH), model_version)[1]
 
 
 def _read(path: Path, model_version: str) -> Adapter | str:
@@ -100,22 +85,6 @@ def write(path: Path, matrix, meta: dict) -> None:
     import numpy as np
 
     write_npz(Path(path), matrix=np.asarray(matrix, dtype=np.float16), meta=np.array(json.dumps(meta, sort_keys=True)))
-
-
-def write_npz(path: Path, **arrays) -> None:
-    """``arrays`` written whole then renamed over ``path``; what :func:`read_once` read there is forgotten."""
-    import numpy as np
-
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    tmp.replace(path)
-    forget(path)
-
-
-def forget(path: Path) -> None:
-    """What :func:`read_once` read at ``path`` is read again next time (a file written or swapped)."""
-    for key in [k for k in _LOADED if k[1] == str(path)]:
-        del _LOADED[key]
 
 
 def train(questions, targets: list[list[int]], documents, epochs: int = EPOCHS, rate: float = RATE,

@@ -30,6 +30,7 @@ from pathlib import Path
 from tantivy import Occur, Query
 
 from . import rank
+from .learnt_files import learnt, write_npz
 
 PATH = Path(__file__).with_name("precedents.npz")
 # chosen on tuning parts only, each measured with a memory and an adapter learnt without it
@@ -101,20 +102,12 @@ class Precedents:
 
 
 def load(model_version: str, path: Path | None = None) -> Precedents | None:
-    found = _cached(model_version, path)
-    return found if isinstance(found, Precedents) else None
+    return learnt(Precedents, _read, Path(path or PATH), model_version)[0]
 
 
 def state(model_version: str, path: Path | None = None) -> str:
     """``on``, or why they are off: ``absent``, ``unreadable``, ``another model (...)``."""
-    found = _cached(model_version, path)
-    return "on" if isinstance(found, Precedents) else found
-
-
-def _cached(model_version: str, path: Path | None) -> Precedents | str:
-    from .adapter import read_once
-
-    return read_once(Path(path or PATH), model_version, _read)
+    return learnt(Precedents, _read, Path(path or PATH), model_version)[1]
 
 
 def _read(path: Path, model_version: str) -> Precedents | str:
@@ -143,8 +136,6 @@ def _read(path: Path, model_version: str) -> Precedents | str:
 def write(path: Path, vectors, questions: list[dict], meta: dict) -> None:
     """The vectors (float16) and the questions, written whole then renamed over ``path``."""
     import numpy as np
-
-    from .adapter import write_npz
 
     write_npz(Path(path), vectors=np.asarray(vectors, dtype=np.float16),
               meta=np.array(json.dumps({**meta, "questions": questions}, sort_keys=True, ensure_ascii=False)))

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import rank
+from .learnt_files import learnt
 
 PATH = Path(__file__).with_name("reranker.json")
 TOP = 40  # the fusion's first candidates the model orders (30 and 60 measured the same)
@@ -83,20 +84,12 @@ def covers_card_free(path: Path | None = None) -> bool:
 
 
 def load(path: Path | None = None) -> Trees | None:
-    found = _cached(path)
-    return found if isinstance(found, Trees) else None
+    return learnt(Trees, _read, Path(path or PATH))[0]
 
 
 def state(path: Path | None = None) -> str:
     """``on``, or why it is off: ``absent``, ``unreadable``, ``other features``."""
-    found = _cached(path)
-    return "on" if isinstance(found, Trees) else found
-
-
-def _cached(path: Path | None) -> Trees | str:
-    from .adapter import read_once
-
-    return read_once(Path(path or PATH), "", _read)
+    return learnt(Trees, _read, Path(path or PATH))[1]
 
 
 def _read(path: Path, _model_version: str) -> Trees | str:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rulekb.kb.bench import adapter as adapter_learning
 from rulekb.kb.bench import reranker as learning
 from rulekb.kb.bench import search as bench
-from rulekb.kb.search import adapter, dense, precedents, rerank
+from rulekb.kb.search import adapter, dense, learnt_files, precedents, rerank
 from rulekb.kb.search.engine import Searcher
 from rulekb.kb.search.home import index_dir
 from rulekb.kb.search.understand import Understood
@@ -184,7 +184,7 @@ def test_the_shipped_order_was_learnt_on_the_gold_as_it_stands_with_the_shipped_
 def test_any_file_as_the_order_is_read_or_refused_never_raised(tmp_path, content):
     path = tmp_path / "order.json"
     path.write_bytes(content)
-    adapter.forget(path)
+    learnt_files.forget(path)
     found = rerank.load(path)
     assert found is None or found.score(np.zeros((3, len(rerank.FEATURES)))).shape == (3,)
     assert rerank.state(path) in ("on", "unreadable", "other features")
