@@ -169,20 +169,15 @@ def bench_adapter_command(
     vectors and rules, are written as search's precedents (kb/search/precedents.py: the questions
     settled before). The held-out parts are left for `rulekb bench search`, which prints the fused
     ranking with and without them."""
-    from pathlib import Path
-
     from ..bench import adapter as learning
-    from ..service import searcher as searcher_for
     from .output import stderr
 
     def progress(step: int, total: int) -> None:
         if step == 1 or step % 20 == 0 or step == total:
             stderr.print(f"bench adapter: learning, step {step}/{total}", highlight=False, markup=False)
 
-    with errors_as_exit_codes():
-        meta = learning.learn(searcher_for(_store(store)), out=Path(out) if out else None, progress=progress)
-    if format is Format.json:
-        emit_json(meta)
+    meta = _learn(learning, store, out, progress, format)
+    if meta is None:
         return
     say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
     say(f"query adapter for {meta['model_version']}: {meta['questions']} tuning questions of {meta['edition']} ("
@@ -191,6 +186,21 @@ def bench_adapter_command(
     say(f"recall@5 by meaning alone on those questions: {recall['before']} % -> {recall['after']} % "
         "(learnt on them: the held-out parts of `rulekb bench search` say what it is worth)")
     say(f"precedents: the same {meta['questions']} questions and their rules, in {meta['precedents']}")
+
+
+def _learn(learning, store: str | None, out: str | None, progress, format: Format) -> dict | None:
+    """``learning.learn`` (kb.bench.adapter or kb.bench.reranker) on the store, written to ``out``
+    (default: the package's file); its figures, or None once printed as JSON."""
+    from pathlib import Path
+
+    from ..service import searcher as searcher_for
+
+    with errors_as_exit_codes():
+        meta = learning.learn(searcher_for(_store(store)), out=Path(out) if out else None, progress=progress)
+    if format is Format.json:
+        emit_json(meta)
+        return None
+    return meta
 
 
 @bench_app.command("reranker")
@@ -206,19 +216,14 @@ def bench_reranker_command(
     LightGBM's LambdaRank learns from them all (pip install 'rulekb[learn]'). Prints the fusion's
     order against the learnt one on the same rows, each part scored by a model learnt without it,
     for all, card and card-free questions. The held-out parts are left for `rulekb bench search`."""
-    from pathlib import Path
-
     from ..bench import reranker as learning
-    from ..service import searcher as searcher_for
     from .output import stderr
 
     def progress(message: str) -> None:
         stderr.print(f"bench reranker: {message}", highlight=False, markup=False)
 
-    with errors_as_exit_codes():
-        meta = learning.learn(searcher_for(_store(store)), out=Path(out) if out else None, progress=progress)
-    if format is Format.json:
-        emit_json(meta)
+    meta = _learn(learning, store, out, progress, format)
+    if meta is None:
         return
     say = lambda line: stdout.print(line, highlight=False, markup=False)  # noqa: E731
     fitted = meta["cross_fitted"]

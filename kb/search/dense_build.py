@@ -130,8 +130,9 @@ def complete(index_dir: Path, say: Callable[[str], None] | None = None, max_new:
                     todo.append(e)
                     newest_todo += i < phase
             state.total, state.cached = len(todo), len(vectors)
+            engine = prepare()  # (the model derived now, once, before the workers load it)
             say(f"embeddings: {len(found):,} documents, {len(vectors):,} texts cached, {len(todo):,} to embed "
-                f"({newest_todo:,} of them in the newest editions) with {MODEL_VERSION} on {prepare()}, one thread per process")
+                f"({newest_todo:,} of them in the newest editions) with {MODEL_VERSION} on {engine}, one thread per process")
             if not todo:
                 manifest = read_manifest(index_dir)
                 if manifest is None or manifest.get("rows") != len([e for e in found if e.digest in vectors]):

@@ -175,7 +175,8 @@ def apply(searcher, u, ordered: list[str], docs: dict, near: dict, lists: dict, 
     from .dense import MODEL_VERSION
 
     log = getattr(searcher, "rerank_log", None)
-    if grouped or not edition or adapter is None or not (u.cards or log is not None or covers_card_free()):
+    orders = bool(u.cards) or covers_card_free()  # (a card-free question only by a model learnt on them)
+    if grouped or not edition or adapter is None or not (orders or log is not None):
         return ordered, "off"
     found = precedents.load(MODEL_VERSION)
     if found is None or found.meta.get("edition") != edition:
@@ -192,7 +193,7 @@ def apply(searcher, u, ordered: list[str], docs: dict, near: dict, lists: dict, 
     model = load()
     if model is None:
         return ordered, state()
-    if not u.cards and not covers_card_free():
+    if not orders:  # (features recorded for the learning, the order not applied)
         return ordered, "off"
     scores = model.score(rows)
     order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
