@@ -9,6 +9,12 @@ Three shapes are read, told apart by their content, not their name:
 - MTGJSON's ``AtomicCards``: ``{"meta": {...}, "data": {name: [face, ...]}}``, one
   object per face (``faceName``, ``type``, ``text``, ``manaCost``, ``keywords``).
 
+A card's French name, and its faces', are read where the file has them: MTGJSON's ``foreignData``
+(its ``French`` entry's ``name`` and ``faceName``), or a Scryfall printing in French (an object of
+``"lang": "fr"``, its ``printed_name`` and its faces'), which names the card of its English
+``name`` and is no card of its own. Scryfall's ``oracle_cards`` has no French printing, the corpus
+file neither; MTGJSON's AtomicCards and Scryfall's ``all_cards`` have them.
+
 Gzip, xz and bzip2 are recognised by their magic bytes. What is read is kept whole: Oracle text as
 printed, faces in order; a card's ``keywords`` are the file's own when it has them,
 else empty (:mod:`rulekb.kb.cards` derives them from the text by the rules' own
@@ -22,7 +28,7 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import IngestError
@@ -42,6 +48,7 @@ class Face:
     mana_cost: str = ""
     power: str | None = None
     toughness: str | None = None
+    name_fr: str = ""  # the face's name on French printings, where the file says
 
 
 @dataclass(slots=True)
@@ -54,6 +61,7 @@ class Card:
     keywords: list[str] = field(default_factory=list)  # as the file gives them (Scryfall, MTGJSON)
     power: str | None = None
     toughness: str | None = None
+    name_fr: str = ""  # the card's name on French printings, where the file says
 
     def face_names(self) -> list[str]:
         return [f.name for f in self.faces if f.name and f.name != self.name]
@@ -138,8 +146,9 @@ def _opt(value) -> str | None:
 
 
 def _scryfall(items: list, source: str) -> list[Card]:
-    cards = []
-    seen: set[str] = set()
+    seen: dict[str, Card] = {}  # English name -> its card, in the file's order
+    others: dict[str, tuple] = {}  # English name -> its first printing in another language, and its faces
+    french: dict[str, dict] = {}  # English name -> a French printing of it
     for i, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip():
             raise CardFileError(f"not a Scryfall card array: item {i} is not a card object with a name", source=source)
@@ -159,16 +168,36 @@ def _scryfall(items: list, source: str) -> list[Card]:
                     "type_line": item.get("type_line") or faces[0].type_line,
                     "mana_cost": item.get("mana_cost") or faces[0].mana_cost,
                     "power": item.get("power") or faces[0].power, "toughness": item.get("toughness") or faces[0].toughness}
-        if name in seen:
-            continue  # one card per name (a default_cards file has a printing per set)
-        seen.add(name)
-        text = _text(item.get("oracle_text")) or "\n".join(f.oracle_text for f in faces if f.oracle_text)
-        type_line = _text(item.get("type_line")) or " // ".join(f.type_line for f in faces if f.type_line)
-        keywords = [k for k in item.get("keywords") or [] if isinstance(k, str)] if isinstance(
-            item.get("keywords"), list) else []
-        cards.append(Card(name, type_line, text, _text(item.get("mana_cost")), faces if len(faces) > 1 else [],
-                          keywords, _opt(item.get("power")), _opt(item.get("toughness"))))
-    return cards
+        if item.get("lang") not in (None, "en"):
+            # a printing in another language (all_cards): its name says how French players call the card;
+            # it is the card itself only when the file has no English printing of it
+            if item.get("lang") == "fr":
+                french.setdefault(name, item)
+            others.setdefault(name, (item, faces))
+            continue
+        if name not in seen:  # one card per name (a default_cards file has a printing per set)
+            seen[name] = _card(name, item, faces)
+    for name, (item, faces) in others.items():
+        if name not in seen:
+            seen[name] = _card(name, item, faces)
+    for name, item in french.items():
+        card = seen[name]
+        printed = [_text(f.get("printed_name")).strip() if isinstance(f, dict) else ""
+                   for f in (item.get("card_faces") if isinstance(item.get("card_faces"), list) else [])]
+        card.name_fr = _text(item.get("printed_name")).strip() or (" // ".join(printed) if all(printed) else "")
+        if card.faces and len(printed) == len(card.faces):
+            card.faces = [replace(f, name_fr=p) for f, p in zip(card.faces, printed)]
+    return list(seen.values())
+
+
+def _card(name: str, item: dict, faces: list[Face]) -> Card:
+    """A Scryfall card object as a card (its faces read already)."""
+    text = _text(item.get("oracle_text")) or "\n".join(f.oracle_text for f in faces if f.oracle_text)
+    type_line = _text(item.get("type_line")) or " // ".join(f.type_line for f in faces if f.type_line)
+    keywords = [k for k in item.get("keywords") or [] if isinstance(k, str)] if isinstance(
+        item.get("keywords"), list) else []
+    return Card(name, type_line, text, _text(item.get("mana_cost")), faces if len(faces) > 1 else [],
+                keywords, _opt(item.get("power")), _opt(item.get("toughness")))
 
 
 def _mtgjson(data: dict, source: str) -> list[Card]:
@@ -180,7 +209,8 @@ def _mtgjson(data: dict, source: str) -> list[Card]:
                                 source=source)
         first = faces_raw[0]
         faces = [Face(_text(f.get("faceName") or f.get("name")).strip(), _text(f.get("type")), _text(f.get("text")),
-                      _text(f.get("manaCost")), _opt(f.get("power")), _opt(f.get("toughness")))
+                      _text(f.get("manaCost")), _opt(f.get("power")), _opt(f.get("toughness")),
+                      _french(f, "faceName") or _french(f, "name"))
                  for f in faces_raw]
         if len(faces) > 1 or first.get("faceName"):
             # an AtomicCards entry lists a card's faces (and, for a few names, printings of one face): keep faces
@@ -193,13 +223,23 @@ def _mtgjson(data: dict, source: str) -> list[Card]:
         type_line = " // ".join(f.type_line for f in faces if f.type_line) if faces else _text(first.get("type"))
         mana = " // ".join(f.mana_cost for f in faces if f.mana_cost) if faces else _text(first.get("manaCost"))
         cards.append(Card(name.strip(), type_line, text, mana, faces, keywords,
-                          _opt(first.get("power")), _opt(first.get("toughness"))))
+                          _opt(first.get("power")), _opt(first.get("toughness")), _french(first, "name")))
     return cards
 
 
+def _french(face: dict, key: str) -> str:
+    """``key`` of a MTGJSON face's French ``foreignData`` entry ("" when it has none)."""
+    entries = face.get("foreignData")
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and entry.get("language") == "French":
+            return _text(entry.get(key)).strip()
+    return ""
+
+
 def to_json(cards: list[Card]) -> list[dict]:
-    """The cards as a trimmed Scryfall array (what ``rulekb fetch --cards`` keeps in the cache):
-    :func:`parse_bytes` reads it back to the same cards."""
+    """The cards as a trimmed Scryfall array (what ``rulekb fetch --cards`` keeps in the cache), a
+    card's French names as a French printing after it: :func:`parse_bytes` reads it back to the same
+    cards."""
     out = []
     for c in cards:
         item = {"name": c.name, "mana_cost": c.mana_cost, "type_line": c.type_line,
@@ -210,4 +250,9 @@ def to_json(cards: list[Card]) -> list[dict]:
                                    "oracle_text": f.oracle_text, "power": f.power, "toughness": f.toughness}
                                   for f in c.faces]
         out.append(item)
+        if c.name_fr or any(f.name_fr for f in c.faces):  # its French names, as a French printing
+            french = {"name": c.name, "lang": "fr", "printed_name": c.name_fr}
+            if c.faces:
+                french["card_faces"] = [{"name": f.name, "printed_name": f.name_fr} for f in c.faces]
+            out.append(french)
     return out

@@ -180,10 +180,12 @@ def _slug(name: str, taken: set[str]) -> str:
 
 
 def _row(card, links, rules: list[tuple[str, str]], slug: str, edition: str) -> dict:
+    french = {"name_fr": card.name_fr} if card.name_fr else {}  # (only where the file has French names)
     return {
         "name": card.name, "slug": slug, "edition": edition, "type_line": card.type_line, "mana_cost": card.mana_cost,
-        "text": card.oracle_text, "power": card.power, "toughness": card.toughness,
-        "faces": [{"name": f.name, "type_line": f.type_line, "mana_cost": f.mana_cost, "text": f.oracle_text}
+        "text": card.oracle_text, "power": card.power, "toughness": card.toughness, **french,
+        "faces": [{"name": f.name, "type_line": f.type_line, "mana_cost": f.mana_cost, "text": f.oracle_text,
+                   **({"name_fr": f.name_fr} if f.name_fr else {})}
                   for f in card.faces],
         "keywords": [{"name": k.name, "kind": k.kind, "rule": k.rule, "concept": k.concept} for k in links.keywords],
         "types": links.types, "kinds": links.kinds, "shapes": links.shapes, "mentions": links.mentions,

@@ -9,6 +9,8 @@ Two files in the search index's directory:
   to it or has a name that starts with it ("Sundial": "Sundial of the Infinite") --
   normalised (:func:`norm`: case, accents, apostrophes and punctuation folded),
   each to the card's byte offset in ``cards.jsonl`` (negative, ``-1 - offset``: by a short name);
+  and, apart (``french``), the card's and its faces' French names where the card file has them
+  (an English name of another card is that card first);
 - ``cards.jsonl``: one line of JSON per card (name, slug, Oracle text, faces, types,
   keywords, shapes, mentions, governing rules), read by offset for the cards a question names;
 - ``cards-slugs.json``: slug -> offset, read by the card pages only.
@@ -77,6 +79,7 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     names: dict[str, int] = {}
+    french: dict[str, int] = {}  # a card's or a face's French name -> the card (where the file has them)
     slugs: dict[str, int] = {}
     shorts: dict[str, set[int]] = {}
     starts: dict[str, set[int]] = {}  # the first words of a name -> the cards whose name starts so
@@ -98,6 +101,10 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
                         starts.setdefault(" ".join(words[:n]), set()).add(offset)
                     if len(words) > 1:
                         firsts.setdefault(words[0], set()).add(offset)
+            for name in [row.get("name_fr"), *(f.get("name_fr") for f in row.get("faces", []))]:
+                key = norm(name or "")
+                if key:
+                    french.setdefault(key, offset)
             for short in short_names(row["name"], row.get("type_line", "")):
                 shorts.setdefault(norm(short), set()).add(offset)
                 firsts.setdefault(norm(short), set()).add(offset)
@@ -106,7 +113,8 @@ def write(directory: Path, rows: list[dict], meta: dict) -> dict:
     for key, found in shorts.items():
         if len(found) == 1 and key not in names and not starts.get(key, set()) - found:
             names[key] = -1 - next(iter(found))  # negative: reached by a short name
-    data = {"format": FORMAT, "cards": len(rows), "names": names, **meta}
+    french = {key: offset for key, offset in french.items() if key not in names}  # an English name first
+    data = {"format": FORMAT, "cards": len(rows), "names": names, "french": french, **meta}
     (directory / NAMES).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     (directory / SLUGS).write_text(json.dumps(slugs, separators=(",", ":")), encoding="utf-8")
     # what a name's first word or a shared short name may mean ("Thalia": three legends, "Snapcaster":
@@ -142,7 +150,8 @@ class NameIndex:
             raise ValueError(f"card name index format {data.get('format')} (this rulekb reads {FORMAT})")
         self.count: int = data["cards"]
         self.names: dict[str, int] = data["names"]
-        self.meta = {k: v for k, v in data.items() if k not in ("cards", "names")}
+        self.french: dict[str, int] = data.get("french") or {}  # (none in an index written before French names)
+        self.meta = {k: v for k, v in data.items() if k not in ("cards", "names", "french")}
         self._by_length: dict[int, list[str]] | None = None
         self._details: dict[int, dict] = {}
         self._firsts: dict | None = None
@@ -177,11 +186,13 @@ class NameIndex:
         offset = slugs.get(slug)
         return None if offset is None else self.details(offset)
 
-    def lookup(self, name: str) -> tuple[int, str] | None:
-        """(card, how) for a name as written: exact (folded), a face, a short name."""
+    def lookup(self, name: str, french: bool = True) -> tuple[int, str] | None:
+        """(card, how) for a name as written: exact (folded), a face, a short name, a French name
+        (``french``: whether one counts)."""
         found = self.names.get(norm(name))
         if found is None:
-            return None
+            found = self.french.get(norm(name)) if french else None
+            return None if found is None else (found, "French name")
         if found < 0:
             return -1 - found, "short name"
         return found, "name" if norm(self.details(found)["name"]) == norm(name) else "face"
@@ -225,7 +236,7 @@ class NameIndex:
             return None
         if self._by_length is None:
             by_length: dict[int, list[str]] = {}
-            for k in self.names:
+            for k in [*self.names, *self.french]:
                 by_length.setdefault(len(k), []).append(k)
             self._by_length = by_length
         best, best_key = cutoff, None
@@ -243,5 +254,5 @@ class NameIndex:
                     best, best_key = ratio, candidate
         if best_key is None:
             return None
-        found = self.names[best_key]
+        found = self.names.get(best_key, self.french.get(best_key, 0))
         return -1 - found if found < 0 else found

@@ -3,6 +3,7 @@
 ::
 
     <card/platinum-angel> a rk:OracleCard ; rdfs:label "Platinum Angel" ;
+        skos:altLabel "Ange de platine"@fr ;     (where the card file has French names)
         rk:typeLine "Artifact Creature — Angel" ; rk:manaCost "{7}" ; rk:oracleText "Flying ..." ;
         rk:hasKeyword <concept/flying> ;          (rk:keywordRule <rule>: a keyword with no concept)
         rk:hasCardType <concept/artifact>, <concept/creature> ;
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pyoxigraph as ox
-from rdflib.namespace import RDF, RDFS
+from rdflib.namespace import RDF, RDFS, SKOS
 
 from ..rdf.iris import Minter, rk_nodes
 from .link import SHAPES
@@ -29,6 +30,7 @@ _RK = rk_nodes(["OracleCard", "CardFace", "hasFace", "faceOrder", "hasKeyword", 
                 "hasCardKind", "hasAbilityShape", "governedBy", "oracleText", "typeLine", "manaCost"])
 _TYPE = ox.NamedNode(str(RDF.type))
 _LABEL = ox.NamedNode(str(RDFS.label))
+_FRENCH_NAME = ox.NamedNode(str(SKOS.altLabel))  # @fr: the name on French printings (rdfs:label stays one, Oracle's)
 
 
 def quads(rows: list[dict], edition: str | None, concepts: set[str], mint: Minter) -> Iterator[ox.Quad]:
@@ -58,6 +60,8 @@ def quads(rows: list[dict], edition: str | None, concepts: set[str], mint: Minte
         card = ox.NamedNode(mint.card(row["slug"]))
         yield ox.Quad(card, _TYPE, rk["OracleCard"], g)
         yield ox.Quad(card, _LABEL, ox.Literal(row["name"]), g)
+        if row.get("name_fr"):  # (where the card file has French names)
+            yield ox.Quad(card, _FRENCH_NAME, ox.Literal(row["name_fr"], language="fr"), g)
         for prop, key in (("typeLine", "type_line"), ("manaCost", "mana_cost"), ("oracleText", "text")):
             if row.get(key):
                 yield ox.Quad(card, rk[prop], ox.Literal(row[key]), g)
@@ -67,6 +71,8 @@ def quads(rows: list[dict], edition: str | None, concepts: set[str], mint: Minte
             yield ox.Quad(node, _TYPE, rk["CardFace"], g)
             yield ox.Quad(node, rk["faceOrder"], ox.Literal(str(i), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")), g)
             yield ox.Quad(node, _LABEL, ox.Literal(face["name"]), g)
+            if face.get("name_fr"):
+                yield ox.Quad(node, _FRENCH_NAME, ox.Literal(face["name_fr"], language="fr"), g)
             for prop, key in (("typeLine", "type_line"), ("manaCost", "mana_cost"), ("oracleText", "text")):
                 if face.get(key):
                     yield ox.Quad(node, rk[prop], ox.Literal(face[key]), g)

@@ -13,6 +13,9 @@ A question names a card
   word the rules' text uses in lower case, a question word:
   "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
   written in lower case must not be made only of such words, nor be a phrase of the rules;
+- by its French name, where the card file has French names (MTGJSON's AtomicCards, Scryfall's
+  ``all_cards``): in brackets in any question, written plainly in a French question, capitalised
+  ("si je lance Meurtre sur l'Ange de platine"), not a sentence's first word alone;
 - misspelt, in a run of two or more capitalised words that is no card's name ("Platinum
   Angle"): the nearest name, if near enough; or, in an English question, one word of seven
   letters or more that is no word of the rules ("tarmagoyf"), if nearer still.
@@ -54,11 +57,12 @@ _CASTING = {"cast", "casts", "casting", "recast", "copy", "copies", "counter", "
 
 
 def recognise(question: str, index: NameIndex | None, common: set[str] | frozenset = frozenset(),
-              lower_names: bool = True) -> tuple[list[Found], list[str]]:
+              lower_names: bool = True, french: bool = False) -> tuple[list[Found], list[str]]:
     """(cards named, bracketed names that are no card). ``common``: folded words that are words of
     the rules or of questions, not card names, when alone. ``lower_names``: whether a one-word
     name written in lower case counts (not in a French question: its words are French words,
-    "lance", that the English card names may spell)."""
+    "lance", that the English card names may spell). ``french``: whether a card's French name
+    written plainly counts (a French question; in brackets it always does)."""
     if index is None or not question:
         return [], []
     found: list[Found] = []
@@ -96,14 +100,17 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if any(span[k + 1][1] - span[k][2] > 3 for k in range(n - 1)):
                 continue  # a name does not run across a sentence or a list
             key = " ".join(normed[i:i + n])
-            hit = index.lookup(key)
+            hit = index.lookup(key, french)
             if hit is None and bare[i + n - 1] != normed[i + n - 1]:
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
-                hit = index.lookup(key)
+                hit = index.lookup(key, french)
             opening = not question[:span[0][1]].rstrip()[-1:].strip(_OPENERS)  # the span starts a sentence
             if n == 1 and (_after_article(words, normed, i) or _names_again(found, normed[i], bare[i])):
                 continue
-            if hit is None or key in common or not (_plausible(span, key.split(), common, lower_names, verbs, opening)
+            if hit is not None and hit[1] == "French name" and not (span[0][0][:1].isupper() and (n > 1 or not opening)):
+                continue  # French names are written capitalised ("Ange de platine"); a sentence's first word is French
+            if hit is None or key in common or not (hit[1] == "French name"
+                                                    or _plausible(span, key.split(), common, lower_names, verbs, opening)
                                                     or (n > 1 and lower_names and _owned_name(normed, i, n, common))):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             if n == 1 and hit[1] == "face" and not span[0][0][:1].isupper() and (not i or normed[i - 1] not in _CASTING):
@@ -277,13 +284,13 @@ def card_types(details: dict) -> list[str]:
     return [w.lower() for w in line.split() if w.lower() not in ("legendary", "basic", "snow", "world", "token")]
 
 
-def read(question: str, index: NameIndex | None, common, lower_names: bool = True) -> dict:
+def read(question: str, index: NameIndex | None, common, lower_names: bool = True, french: bool = False) -> dict:
     """What the cards of ``question`` bring: ``{"rest": the question without the card names,
     "spans": [((start, end), card types) of each card named],
     "cards": [card dicts: name, slug, how, asked, type_line, text, faces, brought], "unknown": [...],
     "concepts": {key: weight}, "how": {key: keyword | type | shape | mention}, "rules": {number: weight},
     "sources": {key: [card names]}}``."""
-    found, unknown = recognise(question, index, common, lower_names)
+    found, unknown = recognise(question, index, common, lower_names, french)
     rest, spans, pos = [], [], 0
     for f in found:
         rest.append(question[pos:f.span[0]])

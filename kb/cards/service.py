@@ -49,7 +49,8 @@ def card(store, name: str) -> dict:
             raise NotFound(_many(text, [cards.details(o)["name"] for o in begun]))
     index = hit[0] if hit else cards.near(text)
     if index is None:
-        raise NotFound(f"no card named {text[:80]!r} (rulekb search finds cards in questions; names are Oracle's English names)")
+        raise NotFound(f"no card named {text[:80]!r} (rulekb search finds cards in questions; names are Oracle's English "
+                       "names, and French ones where the card file has them)")
     return _answer(store, searcher, cards.details(index), how or "spelling", text)
 
 
@@ -81,7 +82,8 @@ def _answer(store, searcher, details: dict, how: str, asked: str) -> dict:
                       "why": why.get(row["number"], row.get("why", "")), "iri": row["rule"]})
     order = {number: i for i, number in enumerate(why)}
     rules.sort(key=lambda r: (order.get(r["rule"], len(order)), r["rule"]))
-    return {"name": details["name"], "iri": iri, "asked": asked, "how": how, "type_line": details.get("type_line", ""),
+    return {"name": details["name"], "name_fr": details.get("name_fr", ""), "iri": iri, "asked": asked, "how": how,
+            "type_line": details.get("type_line", ""),
             "mana_cost": details.get("mana_cost", ""), "text": details.get("text", ""),
             "power": details.get("power"), "toughness": details.get("toughness"),
             "faces": details.get("faces", []), "edition": details.get("edition"),

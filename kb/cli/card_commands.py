@@ -10,7 +10,7 @@ from .output import emit_json, errors_as_exit_codes, stdout
 
 @app.command()
 def card(
-    name: str = typer.Argument(..., help='A card name, e.g. "Platinum Angel", a face\'s name, or a legendary\'s short name ("Keranos").'),
+    name: str = typer.Argument(..., help='A card name, e.g. "Platinum Angel", a face\'s name, a legendary\'s short name ("Keranos"), or its French name where the card file has them.'),
     store: str = StoreOption,
     format: Format = FormatOption,
 ) -> None:
@@ -25,10 +25,13 @@ def card(
     say = lambda text: stdout.print(text, markup=False, highlight=False)  # noqa: E731
     matched = "" if data["how"] == "name" else f"  (matched by {data['how']}: {data['asked']!r})"
     say(f"{data['name']}  {data['mana_cost']}{matched}")
+    if data.get("name_fr"):
+        say(f"French: {data['name_fr']}")
     say(f"{data['type_line']}")
     for face in data["faces"] or [{"text": data["text"]}]:
         if face.get("name"):
-            say(f"-- {face['name']}  {face.get('mana_cost', '')}  {face.get('type_line', '')}")
+            french = f" ({face['name_fr']})" if face.get("name_fr") else ""
+            say(f"-- {face['name']}{french}  {face.get('mana_cost', '')}  {face.get('type_line', '')}")
         for line in (face.get("text") or "").splitlines():
             say(f"  {line}")
     if data["keywords"]:

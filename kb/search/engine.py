@@ -117,7 +117,7 @@ class Searcher:
         if self.cards is not None and len(self.cards):
             from ..cards.recognise import read as read_cards
 
-            read = read_cards(text, self.cards, self.common_words, lower_names=asked_in != "fr")
+            read = read_cards(text, self.cards, self.common_words, lower_names=asked_in != "fr", french=asked_in == "fr")
         if read and read["cards"]:
             u = understand(read["rest"], lang, self.matchers.get(asked_in), self.renames)
             u.text = text

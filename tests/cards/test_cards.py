@@ -10,7 +10,6 @@ import gzip
 import http.server as http_server
 import json
 import threading
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -20,32 +19,8 @@ from hypothesis import strategies as st
 from rulekb.ingest import cards as card_files
 from rulekb.kb import service
 
-from ..helpers import WebServer, assert_bad_input, http, invoke_cli, run_cli
-
-FIXTURES = Path(__file__).parents[1] / "fixtures"
-CARDS = FIXTURES / "cards" / "invented-cards.json"
-ATOMIC = FIXTURES / "cards" / "invented-atomic.json"
-RULES = FIXTURES / "search" / "invented-cr-2041-01-01.txt"
-EDITION = "en/2041-01-01"
-
-
-@pytest.fixture(scope="module")
-def kb(tmp_path_factory):
-    from rulekb.kb.build import build
-    from rulekb.kb.store.embedded import EmbeddedStore
-
-    store = EmbeddedStore(tmp_path_factory.mktemp("cards-kb") / "store")
-    report = build([str(RULES)], store, reasoner="none", cards=str(CARDS))
-    return store, report
-
-
-@pytest.fixture(scope="module")
-def web(kb):
-    from rulekb.kb.web.app import create_app
-
-    with WebServer(create_app(kb[0])) as root:
-        yield root
-
+from ..helpers import assert_bad_input, http, invoke_cli, run_cli
+from .conftest import ATOMIC, CARDS, EDITION, RULES
 
 # -- the reader ------------------------------------------------------------------
 
@@ -407,6 +382,7 @@ def test_card_pages_html_and_rdf_escaped(web):
     assert b'href="/edition/en/2041-01-01/rule/702.1"' in page
     status, _, face = http(web + "card/wind-unwind/face/2.nt")
     assert status == 200 and b'"Unwind"' in face
+
     assert http(web + "card/no-such-card")[0] == 404
 
 

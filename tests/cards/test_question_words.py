@@ -11,7 +11,7 @@ from rulekb.kb.cards.recognise import _plural_of, recognise
 class Faces:
     """A name index of one card, Wind // Unwind, whose face "unwind" is its only name."""
 
-    def lookup(self, key):
+    def lookup(self, key, french=True):
         return (0, "face") if key == "unwind" else None
 
     def near(self, *args, **kwargs):
