@@ -1,8 +1,9 @@
 """``rulekb fetch --cards``: download an Oracle card file into the cache.
 
 The source is Scryfall's bulk-data list (its ``oracle_cards`` entry's ``download_uri``
-is followed), or the URL of a card file itself (MTGJSON's ``AtomicCards.json``, gzipped,
-xz or bzip2 compressed, or a Scryfall bulk file). The download is streamed to a
+is followed), MTGJSON's ``AtomicCards`` by name (``mtgjson``: its cards' French names too), or the
+URL of a card file itself (MTGJSON's ``AtomicCards.json``, gzipped, xz or bzip2 compressed, or a
+Scryfall bulk file). The download is streamed to a
 temporary file with progress, read by :mod:`.cards` (nothing unreadable is kept), and
 its cards are written, trimmed, to ``$RULEKB_CACHE/cards/oracle-cards.json.gz``
 atomically: a failed or bad download leaves the previous card file as it was.
@@ -26,6 +27,10 @@ from .errors import FetchError
 
 BULK_LIST = "https://api.scryfall.com/bulk-data"  # Scryfall's list of bulk files (oracle_cards among them)
 BULK_ENV = "RULEKB_CARDS_SOURCE"
+# MTGJSON's AtomicCards, xz-compressed (its smallest form): Oracle text, keywords, and the French names
+# Scryfall's oracle_cards lacks (each face's foreignData)
+MTGJSON_ATOMIC = "https://mtgjson.com/api/v5/AtomicCards.json.xz"
+NAMED = {"scryfall": None, "mtgjson": MTGJSON_ATOMIC}  # a source by name: None is the default (Scryfall's list)
 CACHED = "oracle-cards.json.gz"
 MAX_BYTES = 1 << 30
 CHUNK = 1 << 20
@@ -33,6 +38,13 @@ CHUNK = 1 << 20
 
 def default_source() -> str:
     return os.environ.get(BULK_ENV) or BULK_LIST
+
+
+def source_of(source: str | None) -> str:
+    """The URL to download: ``source`` itself, a named source's (``scryfall``, ``mtgjson``), or the default."""
+    if source is not None and source.strip().lower() in NAMED:
+        return NAMED[source.strip().lower()] or default_source()
+    return source or default_source()
 
 
 def cards_cache(cache: Path | str | None = None) -> Path:
@@ -45,7 +57,7 @@ def fetch_cards(source: str | None = None, cache: Path | str | None = None,
                 progress: Callable[[str, int, int | None], None] | None = None) -> dict:
     """Download the card file of ``source`` (default: Scryfall's bulk-data list) into the cache.
     ``progress(what, bytes so far, total or None)``. Returns what was done."""
-    source = source or default_source()
+    source = source_of(source)
     directory = cards_cache(cache)
     directory.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=directory, prefix=".fetch-") as scratch:

@@ -13,7 +13,7 @@ A card's French name, and its faces', are read where the file has them: MTGJSON'
 (its ``French`` entry's ``name`` and ``faceName``), or a Scryfall printing in French (an object of
 ``"lang": "fr"``, its ``printed_name`` and its faces'), which names the card of its English
 ``name`` and is no card of its own. Scryfall's ``oracle_cards`` has no French printing, the corpus
-file neither; MTGJSON's AtomicCards and Scryfall's ``all_cards`` have them.
+file neither; MTGJSON's AtomicCards and Scryfall's ``lang:fr`` searches have them.
 
 Gzip, xz and bzip2 are recognised by their magic bytes. What is read is kept whole: Oracle text as
 printed, faces in order; a card's ``keywords`` are the file's own when it has them,

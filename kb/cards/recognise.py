@@ -14,7 +14,7 @@ A question names a card
   "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
   written in lower case must not be made only of such words, nor be a phrase of the rules;
 - by its French name, where the card file has French names (MTGJSON's AtomicCards, Scryfall's
-  ``all_cards``): in brackets in any question, written plainly in a French question, capitalised
+  printings in French): in brackets in any question, written plainly in a French question, capitalised
   ("si je lance Meurtre sur l'Ange de platine"), not a sentence's first word alone;
 - misspelt, in a run of two or more capitalised words that is no card's name ("Platinum
   Angle"): the nearest name, if near enough; or, in an English question, one word of seven

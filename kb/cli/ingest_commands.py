@@ -127,7 +127,7 @@ def fetch(
     list_known: bool = typer.Option(False, "--list", help="Print the known editions and their URLs, download nothing."),
     check: bool = typer.Option(False, "--check", help="Say whether the official rules page lists an edition newer than the KB's, download nothing."),
     site: str = typer.Option(None, "--site", help="The page listing the official texts (default: RULEKB_RULES_PAGE, else https://magic.wizards.com/en/rules)."),
-    cards: bool = typer.Option(False, "--cards", help="Download an Oracle card file instead: Scryfall's oracle_cards (from its bulk-data list), or the card file at the URL given (MTGJSON AtomicCards); the next build reads it."),
+    cards: bool = typer.Option(False, "--cards", help="Download an Oracle card file instead: Scryfall's oracle_cards (from its bulk-data list), MTGJSON's AtomicCards with French names (give: mtgjson), or the card file at the URL given; the next build reads it."),
     store: str = typer.Option(None, "--store", help="The KB to compare with (--check; default: RULEKB_STORE, else ~/.local/share/rulekb/store)."),
     format: Format = FormatOption,
 ) -> None:
@@ -178,7 +178,7 @@ def _fetch_cards(sources: list[str] | None, cache, format: Format) -> None:
     from rulekb.ingest.card_fetch import fetch_cards
 
     if sources and len(sources) > 1:
-        fail("fetch --cards takes one URL at most (a bulk-data list or a card file)")
+        fail("fetch --cards takes one source at most (scryfall, mtgjson, a bulk-data list's URL or a card file's)")
     bar, _ = progress(None, "cards")
     said = [0]
 

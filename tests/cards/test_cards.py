@@ -448,6 +448,7 @@ def test_fetch_cards_follows_the_bulk_list_and_keeps_the_previous_file_on_bad_in
     assert kept.read_bytes() == before and not [p for p in kept.parent.iterdir() if p.name.startswith(".")]
     atomic = run_cli("fetch", "--cards", root + "atomic.json.gz", "--format", "json", env=env)
     assert atomic.returncode == 0 and atomic.json["shape"] == "mtgjson" and atomic.json["cards"] == 2
+    assert {c.name: c.name_fr for c in card_files.read(kept).cards}["Brass Golem"] == "Golem de laiton"  # kept
     from rulekb.kb.cards.build import card_file
 
     import os

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulekb.ingest import cards as card_files
 from rulekb.kb import service
@@ -58,6 +60,39 @@ def test_a_french_name_is_not_read_where_it_may_be_a_french_word(kb):
     card = service.card(kb[0], "Golem de laiton")
     assert (card["name"], card["how"], card["name_fr"]) == ("Brass Golem", "French name", "Golem de laiton")
     assert service.card(kb[0], "Golem de laitn")["name"] == "Brass Golem"  # a near spelling of it
+
+
+_ANY = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lang=_ANY | st.sampled_from(["fr", "en", "de"]), printed=_ANY | st.text(max_size=20), faces=_ANY,
+       foreign=_ANY | st.lists(st.fixed_dictionaries({"language": st.sampled_from(["French", "German", 3]),
+                                                       "name": _ANY | st.text(max_size=20)}), max_size=3))
+def test_fuzz_french_names_in_any_shape_are_read_or_said_why(lang, printed, faces, foreign):
+    scryfall = [{"name": "Cog", "oracle_text": "{T}: Add one spring."},
+                {"name": "Cog", "lang": lang, "printed_name": printed, "card_faces": faces}]
+    atomic = {"meta": {}, "data": {"Cog": [{"name": "Cog", "text": "x", "foreignData": foreign}]}}
+    for data in (scryfall, atomic):
+        try:
+            read = card_files.parse_bytes(json.dumps(data).encode())
+        except card_files.CardFileError as exc:
+            assert "\n" not in str(exc)
+            continue
+        assert all(isinstance(c.name_fr, str) for c in read.cards) and len(read.cards) == 1
+
+
+def test_fetch_cards_knows_mtgjson_by_name(monkeypatch):
+    from rulekb.ingest.card_fetch import BULK_LIST, MTGJSON_ATOMIC, source_of
+
+    monkeypatch.delenv("RULEKB_CARDS_SOURCE", raising=False)
+    assert source_of("mtgjson") == source_of(" MTGJSON ") == MTGJSON_ATOMIC and MTGJSON_ATOMIC.endswith(".json.xz")
+    assert source_of(None) == source_of("scryfall") == BULK_LIST
+    assert source_of("http://localhost:1/cards.json") == "http://localhost:1/cards.json"
+    monkeypatch.setenv("RULEKB_CARDS_SOURCE", "http://localhost:1/bulk.json")
+    assert source_of("scryfall") == "http://localhost:1/bulk.json"
 
 
 def test_the_card_pages_and_rdf_give_the_french_names(web):
