@@ -42,9 +42,15 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 MIN_SHORT = 4  # a short name shorter than this is no name ("Ob")
 
 
+# letters Unicode does not decompose, written out as players type them: "Æther Vial" is Aether Vial
+# (Oracle's spelling since the ligature went), "Cœur" is "Coeur"; dropped, they made "ther vial", "cur"
+_LIGATURES = str.maketrans({"Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ø": "O", "ø": "o",
+                            "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d"})
+
+
 def norm(text: str) -> str:
-    """A name as the index keys it: "Obyra’s Attendants" -> "obyras attendants"."""
-    folded = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii").lower()
+    """A name as the index keys it: "Obyra’s Attendants" -> "obyras attendants", "Æther" -> "aether"."""
+    folded = unicodedata.normalize("NFKD", str(text).translate(_LIGATURES)).encode("ascii", "ignore").decode("ascii").lower()
     return " ".join(_NON_WORD.sub(" ", _APOSTROPHES.sub("", folded)).split())
 
 

@@ -70,6 +70,9 @@ def test_questions_name_real_cards(corpus_kb):
     beast = "I exiled the Beast token my opponent got from Beast Within. Does the Beast come back?"
     assert [c["name"] for c in service.search(store, beast)["cards"]] == ["Beast Within"]  # not The Beast, Deathless Prince
     assert "cards" not in service.search(store, "Thalia blocks my attacker. Who deals damage first?")  # which Thalia?
+    # the ligature as older printings and players write it: Oracle's Aether Vial, by its name, not a near spelling
+    vial = service.search(store, "Can I respond to Æther Vial's trigger by destroying the Vial?")["cards"]
+    assert [(c["name"], c["how"]) for c in vial] == [("Aether Vial", "text")]
     plain = service.search(store, "what is the shared life total in two-headed giant?")
     assert "cards" not in plain  # a phrase of the rules before it is a card's name
 

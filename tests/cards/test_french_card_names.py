@@ -84,6 +84,14 @@ def test_fuzz_french_names_in_any_shape_are_read_or_said_why(lang, printed, face
         assert all(isinstance(c.name_fr, str) for c in read.cards) and len(read.cards) == 1
 
 
+def test_ligatures_are_folded_as_players_type_them():
+    from rulekb.kb.cards.names import norm
+
+    assert norm("Æther Vial") == norm("AEther Vial") == "aether vial"
+    assert norm("Cœur de l’Œil") == norm("Coeur de l'Oeil") == "coeur de loeil"
+    assert norm("Jötun Grunt") == "jotun grunt" and norm("Łódź Ø") == "lodz o"
+
+
 def test_fetch_cards_knows_mtgjson_by_name(monkeypatch):
     from rulekb.ingest.card_fetch import BULK_LIST, MTGJSON_ATOMIC, source_of
 
