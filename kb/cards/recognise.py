@@ -36,7 +36,7 @@ MAX_NAME_WORDS = 8
 MAX_CARDS = 6  # a question naming more: the first six
 WEIGHTS = {"keyword": 0.7, "kind": 0.7, "shape": 0.7, "type": 0.3, "mention": 1.0}  # (kb.search.rank: how they were set)
 _BRACKETS = re.compile(r"\[\[([^\[\]\n]{1,150}?)\]\]|\[([^\[\]\n]{1,150}?)\]")
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+)*")
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")  # ("Lim-Dûl's Vault": the hyphen, then the possessive)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _ELIDED = re.compile(r"(?:[jldnsmtc]|qu|jusqu|lorsqu|puisqu)['’](?=[^\W\d_])")  # French "j'", "l'", "qu'" ... before a name
 _LOWER_ONE_WORD = 5  # a one-word name written in lower case: this long at least ("opt", "fog": English first)

@@ -73,6 +73,9 @@ def test_questions_name_real_cards(corpus_kb):
     # the ligature as older printings and players write it: Oracle's Aether Vial, by its name, not a near spelling
     vial = service.search(store, "Can I respond to Æther Vial's trigger by destroying the Vial?")["cards"]
     assert [(c["name"], c["how"]) for c in vial] == [("Aether Vial", "text")]
+    # a hyphen, then a possessive, in one name: the Vault, not the short name of Lim-Dûl the Necromancer
+    vault = service.search(store, "Can I respond to Lim-Dûl's Vault by casting an instant?")["cards"]
+    assert [(c["name"], c["how"]) for c in vault] == [("Lim-Dûl's Vault", "text")]
     plain = service.search(store, "what is the shared life total in two-headed giant?")
     assert "cards" not in plain  # a phrase of the rules before it is a card's name
 
