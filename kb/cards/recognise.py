@@ -12,7 +12,8 @@ A question names a card
   unwind") and must not be a word of the rules (a KB concept's label, a
   word the rules' text uses in lower case, a question word:
   "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
-  written in lower case must not be made only of such words, nor be a phrase of the rules;
+  written in lower case must not be made only of such words (unless right after a casting verb:
+  "if i cast lightning bolt"), nor be a phrase of the rules;
 - by its French name, where the card file has French names (MTGJSON's AtomicCards, Scryfall's
   printings in French): in brackets in any question, written plainly in a French question, capitalised
   ("si je lance Meurtre sur l'Ange de platine"), not a sentence's first word alone;
@@ -111,7 +112,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                 continue  # French names are written capitalised ("Ange de platine"); a sentence's first word is French
             if hit is None or key in common or not (hit[1] == "French name"
                                                     or _plausible(span, key.split(), common, lower_names, verbs, opening)
-                                                    or (n > 1 and lower_names and _owned_name(normed, i, n, common))):
+                                                    or (n > 1 and lower_names and (_owned_name(normed, i, n, common)
+                                                                                   or _cast_name(normed, i)))):
                 continue  # (a phrase of the rules, "Two-Headed Giant", is the rules' before it is a card)
             if n == 1 and hit[1] == "face" and not span[0][0][:1].isupper() and (not i or normed[i - 1] not in _CASTING):
                 continue  # "keep it alive", "my death trigger": English words; "cast unwind": the face
@@ -242,6 +244,12 @@ def _owned_name(normed: list[str], i: int, n: int, common) -> bool:
     if written_lower is None or not i or normed[i - 1] not in _OWNERS:
         return False
     return any(not written_lower(w) for w in normed[i:i + n] if w not in _JOINERS)
+
+
+def _cast_name(normed: list[str], i: int) -> bool:
+    """A name of several words in lower case right after a casting verb ("if i cast lightning bolt at
+    ..."): the spell cast, though its words are the rules' ("lightning", "bolt")."""
+    return bool(i) and normed[i - 1] in _CASTING
 
 
 def _capitalised_runs(words, found: list[Found], common):

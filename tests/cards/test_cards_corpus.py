@@ -76,6 +76,10 @@ def test_questions_name_real_cards(corpus_kb):
     # a hyphen, then a possessive, in one name: the Vault, not the short name of Lim-Dûl the Necromancer
     vault = service.search(store, "Can I respond to Lim-Dûl's Vault by casting an instant?")["cards"]
     assert [(c["name"], c["how"]) for c in vault] == [("Lim-Dûl's Vault", "text")]
+    # in lower case, of the rules' words, right after a casting verb: the spell; no card in "cast spells"
+    bolt = service.search(store, "if i cast lightning bolt at a creature with hexproof, what happens?")["cards"]
+    assert [(c["name"], c["how"]) for c in bolt] == [("Lightning Bolt", "text")]
+    assert "cards" not in service.search(store, "can i cast spells during the cleanup step?")
     plain = service.search(store, "what is the shared life total in two-headed giant?")
     assert "cards" not in plain  # a phrase of the rules before it is a card's name
 
