@@ -40,6 +40,7 @@ FORMAT = 2
 _APOSTROPHES = re.compile(r"['’‘`´]")
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 MIN_SHORT = 4  # a short name shorter than this is no name ("Ob")
+POSSESSIVE_FIRST = re.compile(r"^[^\s'’]+['’]s\s")  # a name whose first word is a possessive ("Angel's Tomb")
 
 
 # letters Unicode does not decompose, written out as players type them: "Æther Vial" is Aether Vial
@@ -139,7 +140,7 @@ class Found:
     index: int
     name: str
     slug: str
-    how: str  # brackets | double brackets | name | face | short name | spelling
+    how: str  # brackets | double brackets | text | face | short name | spelling | plural | French name
     asked: str  # the words of the question that named it
     span: tuple[int, int] = (0, 0)
     details: dict = field(default_factory=dict)

@@ -14,6 +14,8 @@ A question names a card
   "Exile", "Flash" and "Island" are cards, and words of the rules first); a longer name
   written in lower case must not be made only of such words (unless right after a casting verb:
   "if i cast lightning bolt"), nor be a phrase of the rules;
+- in the plural, a name of several words ("two Platinum Angels", "Leylines of the Void"), which is
+  also how judges use a name as a verb ("my opponent Doom Blades my Dragon");
 - by its French name, where the card file has French names (MTGJSON's AtomicCards, Scryfall's
   printings in French): in brackets in any question, written plainly in a French question, capitalised
   ("si je lance Meurtre sur l'Ange de platine"), not a sentence's first word alone;
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from .names import STEM, Found, NameIndex, card_text, norm, stems
+from .names import POSSESSIVE_FIRST, STEM, Found, NameIndex, card_text, norm, stems
 
 MAX_NAME_WORDS = 8
 MAX_CARDS = 6  # a question naming more: the first six
@@ -105,6 +107,8 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
             if hit is None and bare[i + n - 1] != normed[i + n - 1]:
                 key = " ".join(normed[i:i + n - 1] + [bare[i + n - 1]])
                 hit = index.lookup(key, french)
+            if hit is None and n > 1:  # "two Platinum Angels", "three Leylines of the Void": the card, each
+                key, hit = _singular(index, normed[i:i + n], french)
             opening = not question[:span[0][1]].rstrip()[-1:].strip(_OPENERS)  # the span starts a sentence
             if n == 1 and (_after_article(words, normed, i) or _names_again(found, normed[i], bare[i])):
                 continue
@@ -119,7 +123,7 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
                 continue  # "keep it alive", "my death trigger": English words; "cast unwind": the face
             card, kind = hit
             start, end = span[0][1], span[-1][2]
-            _add(found, index, card, "text" if kind == "name" else kind, question[start:end], (start, end))
+            _add(found, index, card, {"name": "text"}.get(kind, kind), question[start:end], (start, end))
             matched = n
             break
         i += matched or 1
@@ -177,7 +181,8 @@ def _first_words(question: str, words, bare: list[str], found: list[Found], inde
             continue
         if not lower_names and not question[:start].rstrip()[-1:].strip(_OPENERS):
             continue
-        options = index.meanings(key)
+        # a plural is no possessive: "two Angels" is not Angel's Tomb, though both fold to "angels"
+        options = [o for o in index.meanings(key) if "'" in w or "’" in w or not POSSESSIVE_FIRST.match(index.details(o)["name"])]
         if not options:
             continue
         how = "short name"
@@ -244,6 +249,19 @@ def _owned_name(normed: list[str], i: int, n: int, common) -> bool:
     if written_lower is None or not i or normed[i - 1] not in _OWNERS:
         return False
     return any(not written_lower(w) for w in normed[i:i + n] if w not in _JOINERS)
+
+
+def _singular(index: NameIndex, normed: list[str], french: bool) -> tuple[str, tuple[int, str] | None]:
+    """(key, (card, "plural")) when the words name a card with one of them in the plural ("platinum
+    angels", "leylines of the void"), else (the words, None)."""
+    for k, word in enumerate(normed):
+        for cut in (1, 2) if word.endswith("es") else (1,):
+            if len(word) - cut >= 3 and word.endswith("s") and not word.endswith("ss"):
+                key = " ".join(normed[:k] + [word[:-cut]] + normed[k + 1:])
+                hit = index.lookup(key, french)
+                if hit is not None and hit[1] in ("name", "face"):
+                    return key, (hit[0], "plural")
+    return " ".join(normed), None
 
 
 def _cast_name(normed: list[str], i: int) -> bool:

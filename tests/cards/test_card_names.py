@@ -48,3 +48,31 @@ def test_the_cards_a_names_first_words_begin(tmp_path):
     assert [index.details(o)["name"] for o in index.beginning("spare")] == ["Spare Part", "Spare Part Two", "Spare Parts"]
     assert [index.details(o)["name"] for o in index.beginning("Spare Part")] == ["Spare Part Two"]  # whole words
     assert index.beginning("Spark") == [] and index.beginning("  ") == []
+
+
+_PLURAL_CARDS = [  # invented: names a judge's question puts in the plural, or uses as a verb
+    {"name": "Brass Anthem", "type_line": "Enchantment", "text": "Gadgets you control get +1/+1."},
+    {"name": "Leyline of the Cog", "type_line": "Enchantment", "text": "Gadgets can't be wound."},
+    {"name": "Doom Sprocket", "type_line": "Instant", "text": "Destroy target gadget."},
+    {"name": "Sprocket's End", "type_line": "Instant", "text": "Exile target gadget."},
+    {"name": "Blades of the Cog", "type_line": "Artifact", "text": "Equip {2}"},
+    {"name": "Spare Cogs", "type_line": "Artifact", "text": "Wind it once."},
+]
+
+
+@pytest.mark.parametrize("question, named", [
+    ("I control two Brass Anthems: how big is my gadget?", [("Brass Anthem", "plural")]),
+    ("Do three Leylines of the Cog all start in play?", [("Leyline of the Cog", "plural")]),
+    ("My opponent Doom Sprockets my gadget in response.", [("Doom Sprocket", "plural")]),  # a name as a verb
+    ("My opponent Sprocket's Ends my gadget.", [("Sprocket's End", "plural")]),
+    ("I wind my Spare Cogs twice.", [("Spare Cogs", "text")]),  # a name that is plural is itself
+    ("Do the Sprockets wind twice?", []),  # a plural is no possessive first word ("Sprocket's End")
+])
+def test_a_name_in_the_plural_or_as_a_verb_is_the_card(tmp_path, question, named):
+    from rulekb.kb.cards import names as card_names
+    from rulekb.kb.cards.recognise import recognise
+
+    rows = [{**c, "slug": c["name"].lower().replace(" ", "-").replace("'", ""), "faces": []} for c in _PLURAL_CARDS]
+    card_names.write(tmp_path, rows, {})
+    found, _ = recognise(question, card_names.NameIndex(tmp_path), frozenset({"wind", "gadget", "does", "the"}))
+    assert [(f.name, f.how) for f in found] == named
