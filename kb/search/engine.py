@@ -24,7 +24,7 @@ from . import analysis, card_words, interactions, precedents, rank, rerank, shor
 from . import dense as dense_arm
 from .index import open_index
 from .snippets import TOKEN, memo, snippet
-from .understand import MAX_CHARS, Understood, clean, label_matchers, understand
+from .understand import MAX_CHARS, Understood, clean, understand
 
 MAX_LIMIT = 100
 SCAN = 400  # hits read to fill a page of lineages (--all-editions)
@@ -55,7 +55,11 @@ class Searcher:
 
     @cached_property
     def matchers(self) -> dict:
-        return label_matchers(self.meta["concepts"])
+        from .understand import LabelMatcher
+
+        concepts = self.meta["concepts"]
+        return {lang: LabelMatcher({key: row["labels"].get(lang, []) for key, row in concepts.items()}, lang)
+                for lang in analysis.LANGS}
 
     @cached_property
     def renames(self) -> dict[str, str]:

@@ -103,16 +103,6 @@ class LabelMatcher(LabelIndex):
                           if not all(w in asked for w in label.lower().split())), lang)
 
 
-def label_matchers(concepts: dict) -> dict[str, LabelMatcher]:
-    """The label matcher of each language over the KB's concepts (``concepts``: key -> {"labels":
-    {lang: [...]}}), the French one with French players' words too (.french_words)."""
-    from . import french_words
-
-    more = {"fr": french_words.WORDS}
-    return {lang: LabelMatcher({key: [*row["labels"].get(lang, []), *more.get(lang, {}).get(key, ())]
-                                for key, row in concepts.items()}, lang) for lang in analysis.LANGS}
-
-
 @dataclass
 class Understood:
     text: str  # the cleaned question
