@@ -100,8 +100,9 @@ def recognise(question: str, index: NameIndex | None, common: set[str] | frozens
         matched = 0
         for n in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
             span = words[i:i + n]
-            if any(span[k + 1][1] - span[k][2] > 3 for k in range(n - 1)):
-                continue  # a name does not run across a sentence or a list
+            if any(span[k + 1][1] - span[k][2] > 3 and question[span[k][2]:span[k + 1][1]].strip(" /")
+                   for k in range(n - 1)):
+                continue  # a name does not run across a sentence or a list ("Wear // Tear" is one name)
             key = " ".join(normed[i:i + n])
             hit = index.lookup(key, french)
             if hit is None and bare[i + n - 1] != normed[i + n - 1]:

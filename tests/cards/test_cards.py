@@ -290,6 +290,7 @@ def test_rulekb_card_by_name_face_short_name_and_spelling(kb):
     ("what does [Bras Golem] do when rewound?", "Brass Golem", "spelling"),
     ("I cast Bras Golem with X=2: does it wind?", "Brass Golem", "spelling"),  # "X" ends no name
     ("when Brass Golem is rewound, who loses?", "Brass Golem", "text"),
+    ("if I cast Wind // Unwind with both halves, what does it cost?", "Wind // Unwind", "text"),  # one name
 ])
 def test_a_question_names_its_cards(kb, question, name, how):
     found = service.search(kb[0], question)
