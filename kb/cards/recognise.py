@@ -353,5 +353,11 @@ def read(question: str, index: NameIndex | None, common, lower_names: bool = Tru
                         "rules": [number for number, _ in details.get("rules", [])]},
             "keyword_concepts": [kw["concept"] for kw in details.get("keywords", []) if kw.get("concept")],
         })
+    note = FRENCH_NAMES_NOTE if unknown and french and index is not None and not index.french else ""
     return {"rest": "".join(rest), "spans": spans, "cards": cards, "unknown": unknown, "concepts": concepts, "rules": rules,
-            "how": how, "sources": sources}
+            "how": how, "sources": sources, "note": note}
+
+
+# a French question's bracketed name that is no card, when the card file has no French names
+FRENCH_NAMES_NOTE = ("this card file has no French card names: give the English name, or build with a card file "
+                     "that has them, e.g. from rulekb fetch --cards mtgjson")

@@ -69,7 +69,9 @@ def print_results(data: dict) -> None:
     if data.get("understood", {}).get("quoted"):  # phrases the question quotes, matched as phrases
         stdout.print(Text("matched as phrases: " + "; ".join(repr(q) for q in data["understood"]["quoted"]), style="dim"))
     if data.get("unknown_cards"):
-        stdout.print(Text("no card is named " + ", ".join(repr(u) for u in data["unknown_cards"]), style="dim"))
+        note = data.get("understood", {}).get("cards_note")
+        stdout.print(Text("no card is named " + ", ".join(repr(u) for u in data["unknown_cards"]) + (f" ({note})" if note else ""),
+                          style="dim"))
     if not data["results"]:
         stdout.print(f"no rules found for {data['query']!r} in {data['edition']}", markup=False, highlight=False)
         return

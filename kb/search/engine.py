@@ -128,7 +128,7 @@ class Searcher:
             # English label matched in a French question was a French word: "encore", "pile")
             u = understand(query, lang, self.matchers.get(asked_in), self.renames)
         if read:
-            u.cards, u.unknown_cards = read["cards"], read["unknown"]
+            u.cards, u.unknown_cards, u.cards_note = read["cards"], read["unknown"], read["note"]
             u.card_concepts, u.card_rules, u.card_how = read["concepts"], read["rules"], read["how"]
             if read["cards"]:  # (French questions too, by the French labels: docs/cards.md says how measured)
                 u.meaning_text = card_words.as_what_they_are(text, read["spans"], self.meta["concepts"], asked_in)

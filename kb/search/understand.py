@@ -119,6 +119,7 @@ class Understood:
     era_terms: list[str] = field(default_factory=list)  # the other era's terms
     cards: list[dict] = field(default_factory=list)  # cards the question names (kb.cards.recognise), what each brought
     unknown_cards: list[str] = field(default_factory=list)  # bracketed names that are no card
+    cards_note: str = ""  # why a bracketed name may be no card (kb.cards.recognise.read)
     meaning_text: str = ""  # what the dense arm reads, when not the question: each card named by what it is
     card_concepts: dict[str, float] = field(default_factory=dict)  # concept key -> weight the cards bring
     card_how: dict[str, str] = field(default_factory=dict)  # concept key -> keyword | type | shape | mention
@@ -145,6 +146,8 @@ class Understood:
         if self.cards or self.unknown_cards:
             out["cards"] = [{"name": c["name"], "how": c["how"]} for c in self.cards]
             out["unknown_cards"] = self.unknown_cards
+            if self.cards_note:
+                out["cards_note"] = self.cards_note
         if self.card_sections:
             out["interactions"] = list(self.card_sections.values())
         quoted = [key for key, how in self.card_how.items() if how == "quoted"]

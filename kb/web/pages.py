@@ -140,7 +140,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
         if "." not in number or run(store, "rule", edition=scope, number=number):
             return RedirectResponse(ctx.href(iri), status_code=303)
     results, more, answer, arms, cards, unknown_cards, shorthand, met, quoted = [], False, None, [], [], [], [], [], []
-    asked_in = None
+    asked_in = cards_note = None
     if text:
         found = service.search(store, text, edition=scope if scope != "all" else None, lang=lang,
                                all_editions=scope == "all", limit=PER_PAGE, offset=(number_of_page - 1) * PER_PAGE)
@@ -151,6 +151,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
             asked_in = (language_name(found["understood"]["asked_in"]), language_name(found["lang"]))
         if number_of_page == 1:
             cards, unknown_cards = found.get("cards", []), found.get("unknown_cards", [])
+            cards_note = found["understood"].get("cards_note")  # (French names the card file lacks)
             met = found["understood"].get("interactions", [])
         for hit in found["results"]:
             results.append({**hit, "segments": [Segment(piece, "mark" if marked else "text")
@@ -160,7 +161,7 @@ def search_page(ctx: WebContext, query: str, edition: str | None, page_number: s
     base = f"search?q={quote_plus(text)}&edition={quote_plus(edition or 'all')}"
     return page(ctx, "search.html", title=f"Search: {text}" if text else "Search the rules", query=text,
                 edition=edition or "all", results=results, answer=answer, page_number=number_of_page, arms=arms,
-                cards=cards, unknown_cards=unknown_cards, shorthand=shorthand, quoted=quoted, interactions=met, asked_in=asked_in,
+                cards=cards, unknown_cards=unknown_cards, cards_note=cards_note, shorthand=shorthand, quoted=quoted, interactions=met, asked_in=asked_in,
                 first=(number_of_page - 1) * PER_PAGE + 1,
                 previous=f"{base}&page={number_of_page - 1}" if number_of_page > 1 else None,
                 next=f"{base}&page={number_of_page + 1}" if more and number_of_page < MAX_PAGES else None,

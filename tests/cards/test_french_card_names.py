@@ -84,6 +84,20 @@ def test_fuzz_french_names_in_any_shape_are_read_or_said_why(lang, printed, face
         assert all(isinstance(c.name_fr, str) for c in read.cards) and len(read.cards) == 1
 
 
+def test_a_french_name_the_card_file_lacks_says_why(tmp_path, kb):
+    from rulekb.kb.cards import names as card_names
+    from rulekb.kb.cards.recognise import read
+
+    rows = [{"name": "Brass Golem", "slug": "brass-golem", "type_line": "Gadget", "text": "", "faces": []}]
+    card_names.write(tmp_path, rows, {})  # a card file without French names (the corpus's, Scryfall's oracle_cards)
+    lacking = read("Est-ce que [Golem de laiton] perd ?", card_names.NameIndex(tmp_path), frozenset(), False, True)
+    assert lacking["unknown"] == ["Golem de laiton"] and "fetch --cards mtgjson" in lacking["note"]
+    assert read("does [Golem de laiton] lose?", card_names.NameIndex(tmp_path), frozenset())["note"] == ""  # English
+    # a card file with French names: a French name it does not know is no card, with nothing to add
+    found = service.search(kb[0], "est-ce que [Golem de cuivre] perd le duel ?")
+    assert found["unknown_cards"] == ["Golem de cuivre"] and "cards_note" not in found["understood"]
+
+
 def test_ligatures_are_folded_as_players_type_them():
     from rulekb.kb.cards.names import norm
 
