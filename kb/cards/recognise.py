@@ -316,7 +316,7 @@ def read(question: str, index: NameIndex | None, common, lower_names: bool = Tru
     "spans": [((start, end), card types) of each card named],
     "cards": [card dicts: name, slug, how, asked, type_line, text, faces, brought], "unknown": [...],
     "concepts": {key: weight}, "how": {key: keyword | type | shape | mention}, "rules": {number: weight},
-    "sources": {key: [card names]}}``."""
+    "sources": {key: [card names]}, "note": why the unknown names may be no card, or ""}``."""
     found, unknown = recognise(question, index, common, lower_names, french)
     rest, spans, pos = [], [], 0
     for f in found:
