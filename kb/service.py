@@ -311,6 +311,8 @@ def ask(store, question: str, edition: str | None = None) -> dict:
         return data
     likely = [hit for hit in found["results"] if hit["kind"] == "rule"][:5]
     data.update({k: found[k] for k in ("cards", "unknown_cards") if k in found})  # the cards named, Oracle text
+    if found["understood"].get("cards_note"):  # why a bracketed name is no card (French names the file lacks)
+        data["cards_note"] = found["understood"]["cards_note"]
     data["rules"] = [{"edition": hit["edition"], "rule": hit["rule"], "text": hit["text"], "score": hit["score"],
                       "why": hit["why"], "iri": hit["iri"]} for hit in likely]
     data["likely"] = bool(likely)

@@ -86,6 +86,6 @@ def _print_cards(data: dict) -> None:
         for line in (card.get("text") or "").splitlines():
             stdout.print(f"    {line}", markup=False, highlight=False)
     if data.get("unknown_cards"):
-        note = data.get("understood", {}).get("cards_note")
-        stdout.print("no card is named " + ", ".join(repr(u) for u in data["unknown_cards"]) + (f" ({note})" if note else ""),
-                     markup=False, highlight=False)
+        from .search_commands import unknown_cards_line
+
+        stdout.print(unknown_cards_line(data["unknown_cards"], data.get("cards_note")), markup=False, highlight=False)

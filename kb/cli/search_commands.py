@@ -36,6 +36,11 @@ def search(
     print_results(data)
 
 
+def unknown_cards_line(names: list[str], note: str | None) -> str:
+    """The bracketed names of a question that are no card (search and ask), and why when search says."""
+    return "no card is named " + ", ".join(repr(u) for u in names) + (f" ({note})" if note else "")
+
+
 def print_results(data: dict) -> None:
     from rich.text import Text
 
@@ -69,9 +74,7 @@ def print_results(data: dict) -> None:
     if data.get("understood", {}).get("quoted"):  # phrases the question quotes, matched as phrases
         stdout.print(Text("matched as phrases: " + "; ".join(repr(q) for q in data["understood"]["quoted"]), style="dim"))
     if data.get("unknown_cards"):
-        note = data.get("understood", {}).get("cards_note")
-        stdout.print(Text("no card is named " + ", ".join(repr(u) for u in data["unknown_cards"]) + (f" ({note})" if note else ""),
-                          style="dim"))
+        stdout.print(Text(unknown_cards_line(data["unknown_cards"], data.get("understood", {}).get("cards_note")), style="dim"))
     if not data["results"]:
         stdout.print(f"no rules found for {data['query']!r} in {data['edition']}", markup=False, highlight=False)
         return

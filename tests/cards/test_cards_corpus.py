@@ -80,6 +80,10 @@ def test_questions_name_real_cards(corpus_kb):
     bolt = service.search(store, "if i cast lightning bolt at a creature with hexproof, what happens?")["cards"]
     assert [(c["name"], c["how"]) for c in bolt] == [("Lightning Bolt", "text")]
     assert "cards" not in service.search(store, "can i cast spells during the cleanup step?")
+    # the corpus's card file has no French names: a French bracketed name says why it is no card, in search and ask
+    french = "Est-ce que [Ange de platine] m'empêche de perdre ?"
+    assert "fetch --cards mtgjson" in service.search(store, french)["understood"]["cards_note"]
+    assert "fetch --cards mtgjson" in service.ask(store, french)["cards_note"]
     plain = service.search(store, "what is the shared life total in two-headed giant?")
     assert "cards" not in plain  # a phrase of the rules before it is a card's name
 
