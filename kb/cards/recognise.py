@@ -182,8 +182,10 @@ def _first_words(question: str, words, bare: list[str], found: list[Found], inde
             continue
         if not lower_names and not question[:start].rstrip()[-1:].strip(_OPENERS):
             continue
-        # a plural is no possessive: "two Angels" is not Angel's Tomb, though both fold to "angels"
-        options = [o for o in index.meanings(key) if "'" in w or "’" in w or not POSSESSIVE_FIRST.match(index.details(o)["name"])]
+        options = index.meanings(key)
+        if key.endswith("s") and "'" not in w and "’" not in w:  # (only such a word: each option is a read)
+            # a plural is no possessive: "two Angels" is not Angel's Tomb, though both fold to "angels"
+            options = [o for o in options if not POSSESSIVE_FIRST.match(index.details(o)["name"])]
         if not options:
             continue
         how = "short name"
