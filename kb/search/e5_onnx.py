@@ -104,7 +104,7 @@ def _graph(weights: Packed, onnx):
 
     def linear(x, name, n_out, n_in):
         blocks = weights.blocks(f"{name}.w", n_out, n_in)
-        values = np.concatenate([blocks["qs"] & 0x0F, blocks["qs"] >> 4], axis=-1)  # Q4_0's order: j, j+16
+        values = weights.values(blocks)
         packed = values[..., 0::2] | (values[..., 1::2] << 4)  # MatMulNBits': 2j low, 2j+1 high
         y = op("MatMulNBits", [x, const(f"{name}.q", packed, np.uint8), const(f"{name}.d", blocks["d"].astype(np.float32))],
                domain="com.microsoft", K=n_in, N=n_out, bits=4, block_size=QK, accuracy_level=4)
@@ -199,7 +199,7 @@ class Model:
             chunk = content[start:start + width]
             ids = [self.weights.bos, *chunk, self.weights.eos]
             blocks = self._word[ids]
-            values = np.concatenate([blocks["qs"] & 0x0F, blocks["qs"] >> 4], axis=-1).astype(np.float32) - 8.0
+            values = self.weights.values(blocks).astype(np.float32) - 8.0
             x = (values * blocks["d"].astype(np.float32)[..., None]).reshape(len(ids), self.dim)
             x += self._pos[:len(ids)] + self._type
             mean = self.session.run(None, {"x": x[None]})[0][0]

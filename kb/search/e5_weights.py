@@ -113,6 +113,14 @@ class Packed:
             raise PackedModelError(f"{self.path.name}: tensor {name} is shorter than {rows}x{cols}")
         return np.frombuffer(self.buf, block, rows * (cols // QK), offset).reshape(rows, cols // QK)
 
+    @staticmethod
+    def values(blocks):
+        """The 32 four-bit values of each Q4_0 block in order, ``[..., 32]`` uint8 (0-15: the zero
+        point 8 not taken off): byte ``j``'s low nibble is value ``j``, its high one ``j + 16``."""
+        import numpy as np
+
+        return np.concatenate([blocks["qs"] & 0x0F, blocks["qs"] >> 4], axis=-1)
+
     def _tensor(self, name: str) -> tuple[int, int]:
         if name not in self.tensors:
             raise PackedModelError(f"{self.path.name}: no tensor {name}")
